@@ -124,6 +124,20 @@ struct ShowRendererTests {
         }
     }
 
+    /// An address cut with "…" is neither followed nor copied: the email, the blog and the URL run past a narrow
+    /// terminal whole (before: `https://github.c…` at 30 columns), while free text is still cut to fit.
+    @Test func addressesStayWholeOnANarrowTerminal() {
+        var profile = user(1, "octocat", bio: String(repeating: "b", count: 80))
+        profile.email = "octocat-with-a-long-address@example.com"
+        profile.blog = "https://example.com/a/long/path/to/the/blog"
+        let text = ShowUsersRenderer.profile(profile, context: context(.table, tty: true, width: 30))
+        #expect(text.contains("  Email  octocat-with-a-long-address@example.com\n"), "\(text)")
+        #expect(text.contains("  Blog   https://example.com/a/long/path/to/the/blog\n"), "\(text)")
+        #expect(text.contains("  URL    \(profile.htmlURL ?? "?")\n"), "\(text)")
+        let bio = text.split(separator: "\n").first { $0.hasPrefix("  Bio") }.map(String.init) ?? ""
+        #expect(bio.hasSuffix("…") && DisplayWidth.of(bio) <= 30, "\(text)")
+    }
+
     /// GitHub's own bytes in JSON and ndjson, on a terminal or not, hold no bidi override, C1 control or DEL raw:
     /// each is a `\u` escape of the same string (before, `show --json` passed them to the terminal).
     @Test(arguments: [OutputFormat.json, .ndjson], [false, true])

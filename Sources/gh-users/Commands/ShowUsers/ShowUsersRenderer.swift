@@ -44,7 +44,9 @@ enum ShowUsersRenderer {
         }
     }
 
-    /// A vertical profile, labels on the left, values cut to the terminal width.
+    /// A vertical profile, labels on the left, values cut to the terminal width, but for addresses (the email,
+    /// the blog, the profile's URL): one cut with "…" can be neither followed nor copied, so it runs past the
+    /// terminal's edge, which wraps it, as gh's views leave a URL whole.
     /// `extra` rows come last (the token's scopes, for `me`).
     static func profile(_ user: User, context: RenderContext, extra: [(String, String)] = []) -> String {
         let colors = ColorScheme(enabled: context.colorEnabled)
@@ -86,7 +88,9 @@ enum ShowUsersRenderer {
         var text = title + "\n"
         for (label, value) in fields {
             let room = max(10, context.width - labelWidth - 4)
-            let cell = DisplayWidth.truncate(clean(value), toWidth: room)
+            let cell =
+                ["Email", "Blog", "URL"].contains(label)
+                ? clean(value) : DisplayWidth.truncate(clean(value), toWidth: room)
             text += "  " + colors.dim(DisplayWidth.pad(label, toWidth: labelWidth)) + "  " + cell + "\n"
         }
         return text
