@@ -1,4 +1,5 @@
 import Domain
+import TestSupport
 import Testing
 
 @testable import gh_users
@@ -31,6 +32,22 @@ struct OptionValueTests {
         #expect(!error.rendered.contains("\u{1B}"))
         #expect(
             error.rendered.contains("2024\\e[31m") || error.rendered.contains("2024\\u{1B}[31m"), "\(error.rendered)")
+    }
+
+    /// A line break an argument brings is shown as `\n`, whatever the message quotes it in (an option's value,
+    /// `--opt=value`, a mistyped option or command), while the message's own lines stay lines. Before, it printed
+    /// a line of its own (a review's find: `list --since $'1\n2'`).
+    @Test(arguments: [
+        (["list", "--since", "1\n2"], "'1\\n2'"), (["list", "--format=js\r\non"], "'js\\r\\non'"),
+        (["list", "--li\nmit", "2"], "'--li\\nmit'"), (["lsit\u{2028}"], "'lsit\u{FFFD}'"),
+    ])
+    func aLineBreakInAnArgumentIsShownNotPrinted(arguments: [String], shown: String) async {
+        let (env, out, err) = AppEnvironment.test(http: StubTransport())
+        #expect(await GhUsersApp(environment: env).run(arguments) == 64)
+        #expect(out.text.isEmpty)
+        let first = err.text.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(first.hasPrefix("Error: ") && first.contains(shown), "\(err.text)")
+        #expect(!err.text.contains("\u{2028}") && !err.text.contains("\r"), "\(err.text)")
     }
 
     /// GitHub has no contributions before October 2007: a span reaching back further would spend a request a

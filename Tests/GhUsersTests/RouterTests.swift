@@ -224,7 +224,10 @@ struct RouterTests {
         #expect(message.hasPrefix(messageStart), "got: \(message)")
     }
 
-    @Test(arguments: [("lst", "list"), ("shw", "show"), ("hlep", "help")])
+    /// Of names as near, the one that begins as the typo does: `gist` was `list`, `blocked` `block`.
+    @Test(arguments: [
+        ("lst", "list"), ("shw", "show"), ("hlep", "help"), ("gist", "gists"), ("blocked", "blocks"),
+    ])
     func unknownCommandsSuggestTheNearest(typo: String, suggestion: String) throws {
         let message = try #require(usageMessage(typo))
         #expect(message.contains("Did you mean '\(suggestion)'?"))

@@ -54,7 +54,7 @@ struct GhUsersApp: Sendable {
             }
         }
         if case .usage(let error) = outcome {
-            io.writeErr(error.rendered)
+            io.writeErr(error.rendered(echoing: arguments))
         }
         return ExitStatus.code(for: outcome)
     }

@@ -99,7 +99,18 @@ struct UsageError: Error, Sendable, Equatable {
     static let lineLimit = 1_000
 
     /// The text for stderr, after swift-argument-parser's layout.
-    var rendered: String {
+    var rendered: String { rendered(echoing: []) }
+
+    /// The text for stderr, where a word of `arguments` echoed in the message (an option's value, a mistyped
+    /// command) shows a line break in it as `\n`: the message's own line breaks ("Did you mean …?") are its
+    /// lines, while one an argument brought would print a line of its own (before: `--since $'1\n2'` split the
+    /// message in two, a review's find).
+    func rendered(echoing arguments: [String]) -> String {
+        var message = message
+        for word in Set(arguments.flatMap { [$0, String($0.split(separator: "=", maxSplits: 1).last ?? "")] })
+        where word.contains(where: \.isNewline) {
+            message = message.replacing(word, with: TerminalSanitizer.sanitize(word))
+        }
         // An option's value is echoed as given, and may carry escape sequences: each line is made safe to print.
         // A value of any length may be echoed (a 1 MB argument): a line is cut after `lineLimit` characters.
         let visible = message.split(separator: "\n", omittingEmptySubsequences: false)
@@ -128,8 +139,15 @@ struct UsageError: Error, Sendable, Equatable {
 /// "Did you mean" for commands and options: the closest candidate by edit distance, when it is close enough.
 enum Suggestions {
     static func nearest(to input: String, among candidates: [String]) -> String? {
-        let scored = candidates.map { ($0, distance(input.lowercased(), $0.lowercased())) }
-        guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
+        let typed = input.lowercased()
+        // Of names as near as each other, the one that begins as the input does, then the one nearest its length:
+        // `gist` is `gists`, not `list`; `blocked` is `blocks` (a review's find).
+        let scored = candidates.map { candidate in
+            let name = candidate.lowercased()
+            let shared = zip(typed, name).prefix { $0 == $1 }.count
+            return (candidate, distance(typed, name), -shared, abs(name.count - typed.count))
+        }
+        guard let best = scored.min(by: { ($0.1, $0.2, $0.3) < ($1.1, $1.2, $1.3) }) else { return nil }
         let allowed = max(1, min(3, input.count / 3))
         if best.1 <= allowed { return best.0 }
         // A unique prefix ("--lim") is a good guess too.
