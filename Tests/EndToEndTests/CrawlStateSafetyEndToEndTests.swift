@@ -85,9 +85,11 @@ struct CrawlStateSafetyEndToEndTests {
 
     /// A state that cannot be saved after a page went to `>> FILE` (a full disk, a read-only mount; here a folder
     /// planted at the state's temporary name mid-run): the state goes on from before that page, which is in the
-    /// file. stderr names its bytes to remove, and done as told, the rerun leaves the crawl whole, no account
-    /// twice. A review's full disk got only the rerun's command, and 100 accounts twice.
-    @Test func aPageTheStateCouldNotCountIsNamedInBytesAndTheRerunMendsIt() async throws {
+    /// file. stderr names the length to cut the file back to, and done as told, the rerun leaves the crawl whole,
+    /// no account twice, stderr in the same file (`2>&1`) or not. A review's full disk got only the rerun's command,
+    /// and 100 accounts twice; then a count of bytes from the end, which `2>&1` put the message after.
+    @Test(arguments: [false, true])
+    func aPageTheStateCouldNotCountIsNamedAndTheRerunMendsIt(stderrInTheFile: Bool) async throws {
         try await withServer(users: 2_000, latency: 20) { server in
             let list = #""$GH_USERS" list --all --format tsv --api-url "$API" --no-cache"#
             let whole = try await shell(list, server)
@@ -95,15 +97,15 @@ struct CrawlStateSafetyEndToEndTests {
             // The folder goes in once the first page is in the file, and the crawl is far from its end. (`: ;` ends
             // `cd` before the `&`, which would take it into the background with the crawl.)
             let cut = try await shell(
-                ": ; " + list + #" --state s >> out.tsv & pid=$!; "#
+                ": ; " + list + #" --state s >> out.tsv \#(stderrInTheFile ? "2>&1" : "") & pid=$!; "#
                     + #"until [ -s out.tsv ] && mkdir s.tmp 2>/dev/null; do sleep 0.005; done; wait $pid"#, server)
             #expect(cut.status == 1, "\(cut.stderr)")
-            #expect(cut.stderr.contains(" are the page the state could not count"), "\(cut.stderr)")
-            let bytes = try #require(
-                cut.stderr.split(separator: "truncate -s -").last.flatMap { Int($0.prefix { $0.isNumber }) },
-                "\(cut.stderr)")
+            let said = stderrInTheFile ? read("out.tsv") : cut.stderr
+            #expect(said.contains(" are the page the state could not count"), "\(said)")
+            let length = try #require(
+                said.split(separator: "(truncate -s ").last.flatMap { Int($0.prefix { $0.isNumber }) }, "\(said)")
             let rerun = try await shell(
-                "truncate -s -\(bytes) out.tsv && rmdir s.tmp && " + list + " --state s >> out.tsv", server)
+                "truncate -s \(length) out.tsv && rmdir s.tmp && " + list + " --state s >> out.tsv", server)
             #expect(rerun.status == 0, "\(rerun.stderr)")
             #expect(read("out.tsv") == whole.stdout)
         }

@@ -61,7 +61,9 @@ struct TokenAndAPIURLTests {
     /// GH_HOST of a github.com subdomain is github.com, as gh reads it (`NormalizeHostname`): the public API, with
     /// github.com's token, never the Enterprise form `https://www.github.com/api/v3` and its token.
     /// https's own port changes nothing: `github.com:443` was `https://github.com:443/api/v3`, no API of GitHub's.
-    @Test(arguments: ["www.github.com", "gist.github.com", "GitHub.com.", "api.github.com", "github.com:443"])
+    @Test(arguments: [
+        "www.github.com", "gist.github.com", "GitHub.com.", "api.github.com", "github.com:443", "github.com:0443",
+    ])
     func aGHHostUnderGitHubComIsThePublicAPI(host: String) throws {
         let settings = try ConnectionSettings.resolve(
             apiURL: nil, environment: ["GH_HOST": host, "GH_ENTERPRISE_TOKEN": "ent", "GH_TOKEN": "dotcom"])
@@ -71,7 +73,11 @@ struct TokenAndAPIURLTests {
 
     /// A GH_HOST that is no host name is refused even where it ends in `.github.com` (a path, a user, an IPv6
     /// address), as it was before github.com's subdomains were read as github.com.
-    @Test(arguments: ["evil.example/.github.com", "evil@x.github.com", "https://gist.github.com", "[::1].github.com"])
+    /// A port that is no number (`github.com:443.`, `github.com:`) was sent to `https://github.com:443/api/v3`.
+    @Test(arguments: [
+        "evil.example/.github.com", "evil@x.github.com", "https://gist.github.com", "[::1].github.com",
+        "github.com:443.", "github.com:", "ghe.example.com:70000",
+    ])
     func aGHHostThatIsNoHostNameIsRefusedUnderGitHubComToo(host: String) throws {
         let error = try #require(
             usageError { () throws(UsageError) in

@@ -173,10 +173,19 @@ struct ConnectionSettings: Sendable, Equatable {
         // The name without a final dot, then its port (`ghe.example.com.:8443`).
         var name = Substring(given)
         var port = ""
-        if let colon = given.lastIndex(of: ":"), !given[colon...].contains("]"),
-            given[given.index(after: colon)...].allSatisfy(\.isNumber), !given.hasPrefix("[")
+        if let colon = given.lastIndex(of: ":"), !given[colon...].contains("]"), !given.hasPrefix("["),
+            !given.contains("/"), !given.contains("@")
         {
-            (name, port) = (given[..<colon], String(given[colon...]))
+            // A port as a number, https's own (443, 0443) none: each spelling of one port names one server.
+            let digits = given[given.index(after: colon)...]
+            guard digits.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(digits),
+                (1...65_535).contains(number)
+            else {
+                throw UsageError(
+                    message: "GH_HOST='\(shown)' is not a host name: its port is no number from 1 to 65535",
+                    command: nil)
+            }
+            (name, port) = (given[..<colon], number == 443 ? "" : ":\(number)")
         }
         if name.hasSuffix("."), !name.hasPrefix("[") { name = name.dropLast() }
         if !name.hasPrefix("["), !name.contains("/"), !name.contains("@"),
@@ -199,7 +208,7 @@ struct ConnectionSettings: Sendable, Equatable {
         let bare = name.lowercased()
         // Every subdomain of github.com is github.com, as gh reads GH_HOST (`www.github.com`, `gist.github.com`),
         // on https's own port too (`github.com:443`).
-        if port.isEmpty || port == ":443", !bare.contains("/"), !bare.contains("@"), !bare.hasPrefix("["),
+        if port.isEmpty, !bare.contains("/"), !bare.contains("@"), !bare.hasPrefix("["),
             isGitHubCom(bare)
         {
             return URL(string: githubAPI)!

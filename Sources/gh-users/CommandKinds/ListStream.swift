@@ -1,5 +1,6 @@
 import AtomicCore
 import Domain
+import Foundation
 
 /// What a command that can be resumed says after its last item written (`list --since`): given the number
 /// of items this run wrote when it stopped short of its limit, so that the hint asks only for the rest; nil
@@ -205,12 +206,17 @@ struct ListStream<Item: ListedItem> {
                     : "The output is no whole JSON document: its array was left open after its last record.\n"
         }
         // The page went out whole and its state could not be saved: the rerun goes on from the state before it.
-        if failure.written == nil, let file = resume?.appendedFile, let bytes = ends.last, bytes > 0 {
+        // The length to cut back to is said whole: stderr may go to the same file (`>> FILE 2>&1`), where this
+        // message comes after the page, and a count from the end would cut inside it (a review's find).
+        if failure.written == nil, let file = resume?.appendedFile, let bytes = ends.last, bytes > 0,
+            let length = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int, length >= bytes
+        {
+            let shown = TerminalSanitizer.quotedPath(file)
             message +=
                 TerminalSanitizer.sanitize(
-                    "The last \(Counted.text(bytes, "byte")) of \(TerminalSanitizer.quotedPath(file)) are the page "
-                        + "the state could not count, which the rerun writes again: remove them first (truncate -s "
-                        + "-\(bytes) \(ShellWord.quote(file))).") + "\n"
+                    "The \(Counted.text(bytes, "byte")) of \(shown) after its first \(length - bytes) are the page the "
+                        + "state could not count, which the rerun writes again: remove them, and anything after them, "
+                        + "first (truncate -s \(length - bytes) \(ShellWord.quote(file))).") + "\n"
         }
         if whole > 0 { output.lastWritten = items[whole - 1] }
         // A checkpoint's failure comes after the write, counted above; a cut write has `whole` to add.

@@ -222,10 +222,11 @@ struct AccessCommand: GitHubCommand {
         if let changes { return await recordChanges(changes, context, github) }
         var output = AccessOutput(command: self, context: context)
         if let statePath {
-            // As `list --state`: a stdout file must append (`>>`), and one crawl at a time writes it.
+            // As `list --state`: a stdout file must append (`>>`), and one crawl at a time writes it. Only a map's
+            // state counts what `>` emptied (another command's is refused below as such, never offered for removal).
+            let held = (try? AccessStateFile.file(statePath).load(as: "", remedy: "", AccessState.decode)) ?? nil
             if let refusal = context.stdoutFile.map(TerminalSanitizer.quotedPath).flatMap({
-                OutputLock.refusal(
-                    forStdout: $0, takesOutput: false, stateHeld: FileManager.default.fileExists(atPath: statePath))
+                OutputLock.refusal(forStdout: $0, takesOutput: false, stateHeld: held != nil)
             }) {
                 context.io.writeErr("gh-users: \(refusal.message)\n")
                 return .setupFailed
