@@ -46,6 +46,14 @@ struct RouterTests {
         #expect(message.hasPrefix(messageStart), "\(arguments): \(message)")
     }
 
+    /// A path with an empty step goes into nothing: refused before anything is sent (before: the request went,
+    /// exit 1, and the hint offered the same broken path again; a usage review's find).
+    @Test(arguments: ["events octocat --fields actor.", "events octocat --fields id,actor..login", "list --fields .id"])
+    func aFieldPathWithAnEmptyStepIsAUsageError(arguments: String) throws {
+        let message = try #require(usageMessage(arguments), "\(arguments)")
+        #expect(message.hasPrefix("--fields '") && message.contains("' has an empty step"), "\(message)")
+    }
+
     /// The records gh-users makes itself hold plain values and lists, so a `--fields` path into one is refused
     /// before anything is sent (before: blank cells, exit 0, not a word); GitHub's records still take paths.
     @Test(arguments: [

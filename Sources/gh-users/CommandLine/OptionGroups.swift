@@ -146,6 +146,14 @@ enum OutputGroup {
             guard !chosen.contains(name) else {
                 throw UsageError(message: "--fields names '\(name)' twice: each field is one column", command: spec)
             }
+            // A path with an empty step (`actor.`, `actor..login`) goes into nothing GitHub sends.
+            if name.contains("."),
+                name.split(separator: ".", omittingEmptySubsequences: false).contains(where: \.isEmpty)
+            {
+                throw UsageError(
+                    message: "--fields '\(name)' has an empty step: a path names a key at each dot, such as "
+                        + "repo.full_name", command: spec)
+            }
             chosen.append(name)
         }
         // A path into one of GitHub's objects (`repo.full_name`), as a csv header names it, is a field too. A

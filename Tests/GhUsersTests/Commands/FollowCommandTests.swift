@@ -117,11 +117,13 @@ struct FollowCommandTests {
     }
 
     /// A path into no field is an unknown field, as for the tool's other records, not a path into a plain value
-    /// (before: "follow's field 'nope' is a plain value", and for `.login` a field named '').
-    @Test(arguments: ["nope.x", ".login"])
-    func aPathIntoNoFieldIsAnUnknownField(fields: String) async {
-        await expectUsageError(
-            ["follow", "octocat", "--dry-run", "--fields", fields], saying: "unknown field '\(fields)' for follow")
+    /// (before: "follow's field 'nope' is a plain value", and for `.login` a field named ''; now a path with an
+    /// empty step, as every command says it).
+    @Test(arguments: [
+        ("nope.x", "unknown field 'nope.x' for follow"), (".login", "--fields '.login' has an empty step"),
+    ])
+    func aPathIntoNoFieldIsAnUnknownField(fields: String, saying: String) async {
+        await expectUsageError(["follow", "octocat", "--dry-run", "--fields", fields], saying: saying)
     }
 
     /// GitHub documents 304 Not modified for follow and unfollow (operations.json): nothing needed changing, so
