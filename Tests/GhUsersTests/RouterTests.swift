@@ -177,6 +177,21 @@ struct RouterTests {
         #expect(try #require(usageMessage(arguments)).hasPrefix(message))
     }
 
+    /// The line said back is the one to paste: a value that names a command is a value (`--fields show show`
+    /// lost the value), a short option is pointed too, and words are quoted for the shell (a usage review's finds).
+    @Test(arguments: [
+        (["--fields", "show", "show", "octocat"], "gh-users show --fields show octocat"),
+        (["--fields", "login, name", "show", "it's"], #"gh-users show --fields 'login, name' 'it'\''s'"#),
+        (["-L", "3", "list"], "gh-users list -L 3"),
+    ])
+    func optionsBeforeTheCommandAreSaidBackAsALineToPaste(arguments: [String], line: String) throws {
+        guard case .usageError(let error) = CommandRouter().route(arguments) else {
+            Issue.record("not a usage error: \(arguments)")
+            return
+        }
+        #expect(error.message == "options come after the command: " + line)
+    }
+
     @Test(arguments: [
         ("completion bash --retries 5", "option '--retries' does not apply to completion"),
         ("completion zsh --offline", "option '--offline' does not apply to completion"),

@@ -94,19 +94,40 @@ struct CommandRouter: Sendable {
         // `gh-users --help list` asks what `gh-users help list` does, as `git --help log` and `gh --help repo` do.
         if first == "--help" || first == "-h" { return try helpRoute(Array(arguments.dropFirst())) }
         let name = first.hasPrefix("--") ? String(first.dropFirst(2).prefix { $0 != "=" }) : ""
-        let command = arguments.first { !$0.hasPrefix("-") && CommandCatalog.command(named: $0) != nil }
-        if let command, let spec = CommandCatalog.command(named: command)?.spec, spec.option(named: name) != nil {
-            let reordered = [command] + arguments.filter { $0 != command }
+        // The command is the first word that is no option and no option's value (`--fields show show octocat`),
+        // and the line said back is quoted for the shell it is pasted into.
+        if let at = Self.commandIndex(afterOptions: arguments),
+            let spec = CommandCatalog.command(named: arguments[at])?.spec,
+            spec.option(named: name) != nil || (first.count == 2 && first.last.flatMap(spec.option(short:)) != nil)
+        {
+            let reordered = [arguments[at]] + arguments.enumerated().filter { $0.offset != at }.map(\.element)
             throw UsageError(
-                message: "options come after the command: gh-users \(reordered.joined(separator: " "))",
-                command: nil
-            )
+                message: "options come after the command: " + ShellWord.line(["gh-users"] + reordered), command: nil)
         }
         let known = CommandCatalog.commands.flatMap { $0.spec.allOptions.map { "--" + $0.name } }
         if name.isEmpty || !known.contains("--" + name) {
             throw UsageError.unknownOption(first, among: known + ["--version", "--help"], spec: nil)
         }
         throw UsageError(message: "'\(first)' needs a command: gh-users <command> \(first) …", command: nil)
+    }
+
+    /// Where the command is among `arguments` that begin with options of any command's, each value skipped.
+    private static func commandIndex(afterOptions arguments: [String]) -> Int? {
+        let options = CommandCatalog.commands.flatMap(\.spec.allOptions)
+        var index = 0
+        while index < arguments.count, arguments[index] != "--" {
+            let argument = arguments[index]
+            if !argument.hasPrefix("-") || argument == "-" {
+                return CommandCatalog.command(named: argument) == nil ? nil : index
+            }
+            let name = argument.dropFirst(argument.hasPrefix("--") ? 2 : 1).prefix { $0 != "=" }
+            let takesValue = options.contains { option in
+                option.takesValue
+                    && (argument.hasPrefix("--") ? option.name == name : name.count == 1 && option.short == name.first)
+            }
+            index += takesValue && !argument.contains("=") ? 2 : 1
+        }
+        return nil
     }
 
     private func helpRoute(_ rest: [String]) throws(UsageError) -> Route {
