@@ -76,7 +76,7 @@ struct TokenAndAPIURLTests {
     /// A port that is no number (`github.com:443.`, `github.com:`) was sent to `https://github.com:443/api/v3`.
     @Test(arguments: [
         "evil.example/.github.com", "evil@x.github.com", "https://gist.github.com", "[::1].github.com",
-        "github.com:443.", "github.com:", "ghe.example.com:70000",
+        "github.com:443.", "github.com:", "ghe.example.com:70000", "-x", "ghe-.example.com",
     ])
     func aGHHostThatIsNoHostNameIsRefusedUnderGitHubComToo(host: String) throws {
         let error = try #require(

@@ -194,6 +194,11 @@ struct ConnectionSettings: Sendable, Equatable {
             throw UsageError(
                 message: "GH_HOST='\(shown)' is not a host name: it has an empty part between dots", command: nil)
         }
+        if !name.hasPrefix("["), name.split(separator: ".").contains(where: { $0.hasPrefix("-") || $0.hasSuffix("-") })
+        {
+            throw UsageError(
+                message: "GH_HOST='\(shown)' is not a host name: a part of it begins or ends with '-'", command: nil)
+        }
         // `#` or `?` would end the host where URL reads it (`evil.net#.ghe.com` is api.evil.net with the path in
         // its fragment), so a name holds letters, digits, `-`, `.` and `_` alone; a URL, a user name or an IPv6
         // address (`/`, `@`, `:`) is explained below.
