@@ -40,6 +40,8 @@ struct OptionValueTests {
     @Test(arguments: [
         (["list", "--since", "1\n2"], "'1\\n2'"), (["list", "--format=js\r\non"], "'js\\r\\non'"),
         (["list", "--li\nmit", "2"], "'--li\\nmit'"), (["lsit\u{2028}"], "'lsit\u{FFFD}'"),
+        // One word within another, whichever comes first; an item of a list.
+        (["list", "a\nb\nc", "a\nb"], "'a\\nb\\nc'"), (["list", "--fields", "login,na\nme"], "'na\\nme'"),
     ])
     func aLineBreakInAnArgumentIsShownNotPrinted(arguments: [String], shown: String) async {
         let (env, out, err) = AppEnvironment.test(http: StubTransport())
@@ -48,6 +50,15 @@ struct OptionValueTests {
         let first = err.text.split(separator: "\n").first.map(String.init) ?? ""
         #expect(first.hasPrefix("Error: ") && first.contains(shown), "\(err.text)")
         #expect(!err.text.contains("\u{2028}") && !err.text.contains("\r"), "\(err.text)")
+        #expect(err.text.split(separator: "\n").allSatisfy { !$0.hasPrefix("b") && !$0.hasPrefix("me") }, "\(err.text)")
+    }
+
+    /// An argument of a line break alone leaves the message's own lines as they are (a review saw "Did you mean"
+    /// joined to the first line by `lst $'\n'`).
+    @Test func anArgumentOfALineBreakAloneLeavesTheMessagesLines() async {
+        let (env, _, err) = AppEnvironment.test(http: StubTransport())
+        #expect(await GhUsersApp(environment: env).run(["lst", "\n"]) == 64)
+        #expect(err.text.hasPrefix("Error: unknown command 'lst'\nDid you mean 'list'?\n"), "\(err.text)")
     }
 
     /// GitHub has no contributions before October 2007: a span reaching back further would spend a request a

@@ -107,8 +107,16 @@ struct UsageError: Error, Sendable, Equatable {
     /// message in two, a review's find).
     func rendered(echoing arguments: [String]) -> String {
         var message = message
-        for word in Set(arguments.flatMap { [$0, String($0.split(separator: "=", maxSplits: 1).last ?? "")] })
-        where word.contains(where: \.isNewline) {
+        // What an argument brings whole, after `=`, or as an item of a list (`--fields login,na⏎me`); longest
+        // first, so a word that holds another is escaped whole. A word of line breaks alone is left: it would match
+        // the message's own.
+        let words = Set(
+            arguments.flatMap { argument in
+                let value = String(argument.split(separator: "=", maxSplits: 1).last ?? "")
+                return [argument, value] + value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            }
+        ).filter { $0.contains(where: \.isNewline) && $0.contains { !$0.isNewline } }
+        for word in words.sorted(by: { $0.count > $1.count }) {
             message = message.replacing(word, with: TerminalSanitizer.sanitize(word))
         }
         // An option's value is echoed as given, and may carry escape sequences: each line is made safe to print.
