@@ -95,6 +95,15 @@ struct TokenAndAPIURLTests {
         #expect(error.message.hasSuffix(": its host holds a percent-encoded character: write the host name as it is"))
     }
 
+    /// A punycode name, as the refusal of a name beyond ASCII asks for, is a name: URLComponents gives it
+    /// percent-encoded (`b%C3%BCcher`), which was refused as a percent escape (a review's find).
+    @Test func aPunycodeHostIsAName() throws {
+        let byHost = try ConnectionSettings.resolve(apiURL: nil, environment: ["GH_HOST": "xn--bcher-kva.example:8443"])
+        #expect(byHost.apiRoot.absoluteString == "https://xn--bcher-kva.example:8443/api/v3")
+        let byURL = try ConnectionSettings.resolve(apiURL: "https://xn--bcher-kva.example/api/v3", environment: [:])
+        #expect(byURL.apiRoot.host == "xn--bcher-kva.example")
+    }
+
     /// A token given as the API URL is refused without repeating it.
     @Test func aTokenGivenAsTheAPIURLIsNotShown() throws {
         let error = try #require(

@@ -117,8 +117,10 @@ struct ConnectionSettings: Sendable, Equatable {
             throw invalid(expected)
         }
         // `localhost%2e.github.com` read as a subdomain of github.com where libcurl looks up another name: a host
-        // is written as it is, so the name judged is the name reached.
-        if URLComponents(string: text)?.percentEncodedHost?.contains("%") ?? host.contains("%") {
+        // is written as it is, so the name judged is the name reached. Asked of the text as written: URLComponents
+        // gives a punycode name (`xn--bcher-kva.example`, as the refusal of other names asks) percent-encoded.
+        let authority = text.range(of: "://").map { text[$0.upperBound...].prefix { !"/?#".contains($0) } } ?? ""
+        if authority.contains("%") {
             throw invalid("its host holds a percent-encoded character: write the host name as it is")
         }
         if let port = url.port, !(1...65535).contains(port) {
@@ -194,7 +196,8 @@ struct ConnectionSettings: Sendable, Equatable {
             throw UsageError(
                 message: "GH_HOST='\(shown)' is not a host name: it has an empty part between dots", command: nil)
         }
-        if !name.hasPrefix("["), name.split(separator: ".").contains(where: { $0.hasPrefix("-") || $0.hasSuffix("-") })
+        if !name.hasPrefix("["), !name.contains("/"), !name.contains("@"),
+            name.split(separator: ".").contains(where: { $0.hasPrefix("-") || $0.hasSuffix("-") })
         {
             throw UsageError(
                 message: "GH_HOST='\(shown)' is not a host name: a part of it begins or ends with '-'", command: nil)

@@ -30,7 +30,7 @@ enum OutputLock {
     /// another crawl. Said without "nothing was changed": the shell may have emptied it already. Opened for
     /// reading too (`1<>`), it was not emptied, but a run would write over it from its start. `takesOutput`: the
     /// command has `--output FILE` to offer instead (`list`; `access` writes to stdout alone). `stateHeld`: the
-    /// state file exists, and may count what `>` emptied.
+    /// state file holds this command's state, which may count what `>` emptied.
     static func refusal(forStdout shown: String, takesOutput: Bool = true, stateHeld: Bool) -> LocalFileError? {
         let remedy = "run with >> FILE" + (takesOutput ? " or --output FILE" : "")
         let flags = fcntl(STDOUT_FILENO, F_GETFL)

@@ -223,8 +223,15 @@ struct AccessCommand: GitHubCommand {
         var output = AccessOutput(command: self, context: context)
         if let statePath {
             // As `list --state`: a stdout file must append (`>>`), and one crawl at a time writes it. Only a map's
-            // state counts what `>` emptied (another command's is refused below as such, never offered for removal).
-            let held = (try? AccessStateFile.file(statePath).load(as: "", remedy: "", AccessState.decode)) ?? nil
+            // state counts what `>` emptied; a file that holds none (another command's, a damaged one) is said
+            // first, as it is, and never offered for removal as this map's.
+            let held: AccessState?
+            do throws(LocalFileError) {
+                held = try AccessStateFile.load(AccessStateFile.file(statePath))
+            } catch {
+                context.io.writeErr("gh-users: \(error.message)\n")
+                return .setupFailed
+            }
             if let refusal = context.stdoutFile.map(TerminalSanitizer.quotedPath).flatMap({
                 OutputLock.refusal(forStdout: $0, takesOutput: false, stateHeld: held != nil)
             }) {

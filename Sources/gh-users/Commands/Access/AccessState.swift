@@ -160,15 +160,21 @@ struct AccessStateFile {
         OwnedFile(path: path, kind: "state file", option: "--state", limitBytes: 16 * 1024 * 1024)
     }
 
+    /// The map's state `file` holds, nil when there is none yet; one that is none (another command's, a damaged
+    /// one) is said as such.
+    static func load(_ file: OwnedFile) throws(LocalFileError) -> AccessState? {
+        try file.load(
+            as: "a gh-users access state", remedy: "fix it, or remove it to read the map from the start.",
+            AccessState.decode)
+    }
+
     /// The state to go on from, checked against this run's map and output; or the outcome, already said, when
     /// it cannot be used. A map already complete ends the run here, as it ended before.
     static func open(_ path: String, as fresh: AccessState, io: IOStreams) -> Result<AccessStateFile, Stop> {
         let file = Self.file(path)
         do throws(LocalFileError) {
             let lock = try file.lock()
-            let loaded = try file.load(
-                as: "a gh-users access state", remedy: "fix it, or remove it to read the map from the start.",
-                AccessState.decode)
+            let loaded = try load(file)
             if let loaded {
                 // Another server's map: its repositories and people are not this run's to go on with.
                 if let mismatch = RecordedAPIRoot.mismatch(recorded: loaded.apiURL, now: fresh.apiURL ?? "") {
