@@ -75,6 +75,16 @@ struct AccessStateEndToEndTests {
                 listState.stderr.hasSuffix(
                     "is the state of a list crawl, not of an access map. It was left as it is: give --state a file of "
                         + "its own for this map\n"), "\(listState.stderr)")
+            // Nor with another map's (ndjson, where this run writes tsv): its difference is said.
+            let otherMap = try await BinaryRunner.shell(
+                #""$GH_USERS" access github --state "$STATE" --api-url "$API" > "$STATE.out""#,
+                environment: [
+                    "STATE": state, "API": server.baseURL, "GH_TOKEN": StandInTokens.token(for: "octocat"),
+                ])
+            #expect(otherMap.status == 1)
+            #expect(
+                otherMap.stderr.contains(" continues ") && !otherMap.stderr.contains("remove the state file"),
+                "\(otherMap.stderr)")
             #expect(server.requests.count == asked)
         }
     }

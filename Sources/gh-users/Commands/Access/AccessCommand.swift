@@ -223,11 +223,13 @@ struct AccessCommand: GitHubCommand {
         var output = AccessOutput(command: self, context: context)
         if let statePath {
             // As `list --state`: a stdout file must append (`>>`), and one crawl at a time writes it. Only a map's
-            // state counts what `>` emptied; a file that holds none (another command's, a damaged one) is said
-            // first, as it is, and never offered for removal as this map's.
+            // state counts what `>` emptied; a file that holds none (another command's, a damaged one, another
+            // map's) is said first, as it is, and never offered for removal as this map's.
             let held: AccessState?
             do throws(LocalFileError) {
-                held = try AccessStateFile.load(AccessStateFile.file(statePath))
+                held = try AccessStateFile.load(
+                    AccessStateFile.file(statePath),
+                    for: freshState(context.render, apiURL: RecordedAPIRoot.of(github.apiRoot)))
             } catch {
                 context.io.writeErr("gh-users: \(error.message)\n")
                 return .setupFailed

@@ -160,12 +160,28 @@ struct AccessStateFile {
         OwnedFile(path: path, kind: "state file", option: "--state", limitBytes: 16 * 1024 * 1024)
     }
 
-    /// The map's state `file` holds, nil when there is none yet; one that is none (another command's, a damaged
-    /// one) is said as such.
-    static func load(_ file: OwnedFile) throws(LocalFileError) -> AccessState? {
-        try file.load(
+    /// The state of this run's map (`fresh`) that `file` holds, nil when there is none yet; one that is none
+    /// (another command's, a damaged one) or another map's (another server's, other filters) is said as such.
+    static func load(_ file: OwnedFile, for fresh: AccessState) throws(LocalFileError) -> AccessState? {
+        let loaded = try file.load(
             as: "a gh-users access state", remedy: "fix it, or remove it to read the map from the start.",
             AccessState.decode)
+        guard let loaded else { return nil }
+        // Another server's map: its repositories and people are not this run's to go on with.
+        if let mismatch = RecordedAPIRoot.mismatch(recorded: loaded.apiURL, now: fresh.apiURL ?? "") {
+            throw LocalFileError(
+                message: "the state file \(file.shown) \(mismatch). It was left as it is: resume the map "
+                    + "with the --api-url or GH_HOST it was made with, or give this run another state file "
+                    + "and output")
+        }
+        let differences = fresh.differences(from: loaded)
+        guard differences.isEmpty else {
+            throw LocalFileError(
+                message: "the state file \(file.shown) continues "
+                    + differences.joined(separator: "; ") + ". It was left as it is: give this run another "
+                    + "state file, or run it as the map so far was")
+        }
+        return loaded
     }
 
     /// The state to go on from, checked against this run's map and output; or the outcome, already said, when
@@ -174,23 +190,7 @@ struct AccessStateFile {
         let file = Self.file(path)
         do throws(LocalFileError) {
             let lock = try file.lock()
-            let loaded = try load(file)
-            if let loaded {
-                // Another server's map: its repositories and people are not this run's to go on with.
-                if let mismatch = RecordedAPIRoot.mismatch(recorded: loaded.apiURL, now: fresh.apiURL ?? "") {
-                    throw LocalFileError(
-                        message: "the state file \(file.shown) \(mismatch). It was left as it is: resume the map "
-                            + "with the --api-url or GH_HOST it was made with, or give this run another state file "
-                            + "and output")
-                }
-                let differences = fresh.differences(from: loaded)
-                guard differences.isEmpty else {
-                    throw LocalFileError(
-                        message: "the state file \(file.shown) continues "
-                            + differences.joined(separator: "; ") + ". It was left as it is: give this run another "
-                            + "state file, or run it as the map so far was")
-                }
-            }
+            let loaded = try load(file, for: fresh)
             var state = loaded ?? fresh
             if state.complete { return .failure(.complete(state, file.shown)) }
             // A state from an older gh-users takes this run's root, on disk before the next record.
