@@ -101,28 +101,17 @@ struct AppendedOutputCheck: Sendable {
         return TerminalSanitizer.sanitize(long ? String(text.prefix(200)) : text) + (long || cut ? "…" : "")
     }
 
-    /// The first bytes of the regular file stdout appends to (`>> FILE`), read through a descriptor of its own;
-    /// nil when it cannot be read. A path that is no longer a regular file is read as empty: nothing to check.
-    static func start(ofFile path: String, count: Int) -> [UInt8]? {
-        read(path) { FileDescriptorIO.read($0, from: 0, upTo: count) }
-    }
-
-    /// The last byte of the regular file stdout appends to; nil when it is empty or cannot be read.
-    static func lastByte(ofFile path: String) -> UInt8? {
-        read(path) { descriptor in
-            var info = stat()
-            guard fstat(descriptor, &info) == 0, info.st_size > 0 else { return nil }
-            return FileDescriptorIO.read(descriptor, from: Int64(info.st_size) - 1, upTo: 1)
-        }?.first
-    }
-
-    /// What `reading` reads of the file at `path`, through a descriptor of its own: [] for what is not a regular
-    /// file, nil when it cannot be opened.
-    private static func read(_ path: String, _ reading: (Int32) -> [UInt8]?) -> [UInt8]? {
+    /// The first `count` bytes and the last byte of the regular file stdout appends to (`>> FILE`), read through
+    /// one descriptor of its own: `start` nil when it cannot be opened, and a path that is no longer a regular file
+    /// read as empty (nothing to check); `last` nil then too, and when the file is empty.
+    static func ends(ofFile path: String, count: Int) -> (start: [UInt8]?, last: UInt8?) {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-        guard descriptor >= 0 else { return nil }
+        guard descriptor >= 0 else { return (nil, nil) }
         defer { close(descriptor) }
-        guard FileDescriptorIO.nonRegularKind(of: descriptor) == nil else { return [] }
-        return reading(descriptor)
+        guard FileDescriptorIO.nonRegularKind(of: descriptor) == nil else { return ([], nil) }
+        var info = stat()
+        let size = fstat(descriptor, &info) == 0 ? Int64(info.st_size) : 0
+        let last = size > 0 ? FileDescriptorIO.read(descriptor, from: size - 1, upTo: 1)?.first : nil
+        return (FileDescriptorIO.read(descriptor, from: 0, upTo: count), last)
     }
 }

@@ -220,10 +220,8 @@ enum ListUsersCommand {
                 throw refusal
             }
             if let stdoutFile, let stdout, stdoutHolds, !done,
-                let refusal = check.refusal(
-                    "the file stdout appends to, \(stdout),",
-                    start: AppendedOutputCheck.start(ofFile: stdoutFile, count: check.readLength),
-                    last: AppendedOutputCheck.lastByte(ofFile: stdoutFile))
+                case (let start, let last) = AppendedOutputCheck.ends(ofFile: stdoutFile, count: check.readLength),
+                let refusal = check.refusal("the file stdout appends to, \(stdout),", start: start, last: last)
             {
                 throw refusal
             }
