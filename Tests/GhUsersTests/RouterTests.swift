@@ -172,6 +172,8 @@ struct RouterTests {
         ("--api-url http://x --json list", "options come after the command: gh-users list --api-url http://x --json"),
         ("--limit 2", "'--limit' needs a command"),
         ("--nosuch list", "unknown option '--nosuch'"),
+        // A flag with letters after it is no short option with its value: `-y` takes none.
+        ("-y3 unfollow octocat", "unknown option '-y3'"),
     ])
     func optionsBeforeTheCommandSayWhereTheyGo(arguments: String, message: String) throws {
         #expect(try #require(usageMessage(arguments)).hasPrefix(message))
@@ -183,6 +185,8 @@ struct RouterTests {
         (["--fields", "show", "show", "octocat"], "gh-users show --fields show octocat"),
         (["--fields", "login, name", "show", "it's"], #"gh-users show --fields 'login, name' 'it'\''s'"#),
         (["-L", "3", "list"], "gh-users list -L 3"),
+        // Its value written onto it, as `list -L3` takes it (was "unknown option '-L3'").
+        (["-L3", "list"], "gh-users list -L3"),
     ])
     func optionsBeforeTheCommandAreSaidBackAsALineToPaste(arguments: [String], line: String) throws {
         guard case .usageError(let error) = CommandRouter().route(arguments) else {

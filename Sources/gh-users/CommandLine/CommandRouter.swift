@@ -96,9 +96,12 @@ struct CommandRouter: Sendable {
         let name = first.hasPrefix("--") ? String(first.dropFirst(2).prefix { $0 != "=" }) : ""
         // The command is the first word that is no option and no option's value (`--fields show show octocat`),
         // and the line said back is quoted for the shell it is pasted into.
+        // A short option may carry its value (`-L3`), as after the command.
+        let short = first.hasPrefix("--") || first.count < 2 ? nil : first.dropFirst().first
         if let at = Self.commandIndex(afterOptions: arguments),
             let spec = CommandCatalog.command(named: arguments[at])?.spec,
-            spec.option(named: name) != nil || (first.count == 2 && first.last.flatMap(spec.option(short:)) != nil)
+            spec.option(named: name) != nil
+                || short.flatMap(spec.option(short:)).map({ first.count == 2 || $0.takesValue }) == true
         {
             let reordered = [arguments[at]] + arguments.enumerated().filter { $0.offset != at }.map(\.element)
             throw UsageError(
@@ -121,6 +124,7 @@ struct CommandRouter: Sendable {
                 return CommandCatalog.command(named: argument) == nil ? nil : index
             }
             let name = argument.dropFirst(argument.hasPrefix("--") ? 2 : 1).prefix { $0 != "=" }
+            // A short option's value is the next word unless written onto it (`-L3`).
             let takesValue = options.contains { option in
                 option.takesValue
                     && (argument.hasPrefix("--") ? option.name == name : name.count == 1 && option.short == name.first)
