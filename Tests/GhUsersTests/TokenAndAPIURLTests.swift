@@ -180,7 +180,10 @@ struct TokenAndAPIURLTests {
     }
 
     /// Linux's URLSession refuses every IPv6 address before it connects (NSURLErrorBadURL): said before any request.
-    @Test(arguments: ["http://[::1]:8080", "https://[2001:db8::1]/api/v3"])
+    /// One with its zone (`%25lo`) too, which was told its host held a percent-encoded character.
+    @Test(arguments: [
+        "http://[::1]:8080", "https://[2001:db8::1]/api/v3", "http://[::1%25lo]:1/", "http://[fe80::1%25eth0]",
+    ])
     func anIPv6AddressIsAUsageErrorWithTheWayRound(text: String) throws {
         let error = try #require(
             usageError { () throws(UsageError) in try ConnectionSettings.resolve(apiURL: text, environment: [:]) })
