@@ -311,6 +311,18 @@ struct WriteCommandTests {
         #expect(result.err.hasSuffix("1 not sent; output stopped. To finish: gh-users star --yes c\n"), "\(result.err)")
     }
 
+    /// With nothing left to send, stdout failing on the last record (`block x > /dev/full`) still says the write
+    /// was made: exit 1 alone read as "not blocked" (an exit-code review's find).
+    @Test(arguments: [["a"], ["a", "b"]])
+    func aFailedStdoutAfterTheLastWriteSaysItWasDone(logins: [String]) async {
+        let github = StubTransport.acceptingWrites()
+        let result = await run(declaration(.never), logins, github: github, stdoutFailsAfter: logins.count - 1)
+        #expect(result.status == 1)
+        #expect(github.calls == logins.map { "PUT /user/stars/\($0)" })
+        #expect(result.err.contains("No space left on device"), "\(result.err)")
+        #expect(result.err.hasSuffix("gh-users: \(logins.count) done all the same; output stopped\n"), "\(result.err)")
+    }
+
     /// A reader that leaves after the first record (`| head -1`) is noticed before the second write is sent,
     /// not when its record is written: nothing is sent that has nowhere to be reported.
     @Test func aReaderThatLeftIsNoticedBeforeTheNextWrite() async {

@@ -127,7 +127,7 @@ struct WriteCoordinator {
         do {
             try io.out.write(writer.finish(completed: true))
         } catch let failure as OutputWriteError {
-            return .writeFailed(failure, io: io)
+            return stopped(.writeFailed(failure, io: io), viewModel)
         } catch {}
         guard let stop = viewModel.stop else {
             return .partial(failures: viewModel.failures, successes: viewModel.successes)
@@ -143,10 +143,15 @@ struct WriteCoordinator {
         return .failed(stop)
     }
 
-    /// The run ends because stdout failed or closed: what was sent stays sent, so say what is left, on stderr.
+    /// The run ends because stdout failed or closed: what was sent stays sent, so say what is left, on stderr,
+    /// or with nothing left that the writes were made all the same (exit 1 alone read as "not blocked").
     private func stopped(_ outcome: CommandOutcome, _ viewModel: WriteViewModel) -> CommandOutcome {
         let left = viewModel.unsent
-        if !left.isEmpty { sayWhatIsLeft(viewModel, Array(left), after: "; output stopped") }
+        if !left.isEmpty {
+            sayWhatIsLeft(viewModel, Array(left), after: "; output stopped")
+        } else if viewModel.successes > 0 {
+            io.writeErr("gh-users: \(viewModel.successes) done all the same; output stopped\n")
+        }
         return outcome
     }
 
