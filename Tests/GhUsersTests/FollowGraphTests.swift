@@ -43,6 +43,16 @@ struct FollowsTests {
         let (env2, _, _) = AppEnvironment.test(http: broken)
         #expect(await run(["follows", "a", "b"], env2) == 2)
     }
+
+    /// A token problem and a spent rate limit keep their own statuses, as `follows --help`, README and USAGE say.
+    @Test func aRefusedTokenIsFourAndASpentLimitFive() async {
+        let refused = StubTransport()
+        refused.refuse("GET /users/a/following/b", status: 401, message: "Bad credentials")
+        #expect(await run(["follows", "a", "b"], AppEnvironment.test(http: refused).0) == 4)
+        let limited = StubTransport()
+        limited.refuseAsRateLimited("GET /users/a/following/b")
+        #expect(await run(["follows", "a", "b"], AppEnvironment.test(http: limited).0) == 5)
+    }
 }
 
 struct FollowGraphSetTests {

@@ -61,7 +61,8 @@ enum HelpTopics {
             (
                 "2",
                 "follows only: a failure that is not its answer (network, server, a status other than GitHub's "
-                    + "204 or 404, a stdout that cannot be written), since 1 means no there"
+                    + "204 or 404, a stdout that cannot be written), since 1 means no there; a token problem is "
+                    + "still 4 and a spent rate limit 5"
             ),
             (
                 "3",
