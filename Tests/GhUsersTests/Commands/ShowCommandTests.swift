@@ -99,6 +99,8 @@ struct ShowCommandTests {
         #expect(run.status == 1)
         #expect(run.out.isEmpty)
         #expect(run.err.contains("has nothing at login.x, name.y, so every row would be blank"), "\(run.err)")
+        // Each path's warning says what it met first, as a list's does.
+        #expect(run.err.contains("--fields login.x: the first record's login is a plain value"), "\(run.err)")
         let mixed = CommandHarness()
         mixed.expect("GET /users/octocat", body: "users-get-by-username")
         let written = await mixed.run(["show", "octocat", "--format", "tsv", "--fields", "login,login.x"])

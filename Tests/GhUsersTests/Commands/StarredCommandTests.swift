@@ -79,9 +79,15 @@ struct StarredCommandTests {
         let alone = starred(body)
         let refused = await alone.run(["starred", "octocat", "--fields", "repo.ful_name", "--format", "tsv"])
         #expect(refused.status == 1)
+        // What the path met comes first: the keys the object has, where the typo shows.
         #expect(
             refused.err.hasPrefix(
-                "gh-users: the starred repositories GitHub sent have nothing at repo.ful_name, so every row would be "
+                "gh-users: warning: --fields repo.ful_name: the first record's repo has no such key (it has full_name, id, license)"
+            ),
+            "\(refused.err)")
+        #expect(
+            refused.err.contains(
+                "\ngh-users: the starred repositories GitHub sent have nothing at repo.ful_name, so every row would be "
                     + "blank: check the part after the dot"), "\(refused.err)")
         // A right path a whole page lacks goes on beside a key the records have: the message names one.
         #expect(
@@ -184,6 +190,13 @@ struct StarredCommandTests {
             run.err
                 == "gh-users: warning: --fields \(path): the first record's \(holder) is \(kind), which a path cannot "
                 + "go into, so the column is blank (--fields \(holder) writes it whole)\n")
+        // Alone, the run stops (every row would be blank), and still says what the path met (before: only
+        // "nothing at" it; a docs review's find).
+        let alone = await starred(body).run(["starred", "octocat", "--fields", path])
+        #expect(alone.status == 1)
+        #expect(alone.out.isEmpty)
+        #expect(alone.err.hasPrefix("gh-users: warning: --fields \(path): the first record's \(holder) is \(kind)"))
+        #expect(alone.err.contains("have nothing at \(path), so every row would be blank"), "\(alone.err)")
     }
 
     /// A repository on two pages (starred again while the list was paged) is written once, known by its
