@@ -302,11 +302,11 @@ struct FollowerChangesEndToEndTests {
             #expect(locked.stderr.hasPrefix("gh-users: another gh-users run is using the snapshot file '\(snapshot)'"))
             #expect(!FileManager.default.fileExists(atPath: snapshot))
 
-            try Data("{\"version\":2,\"since\":42}\n".utf8).write(to: URL(fileURLWithPath: snapshot))
+            try Data("{\"version\":2,\"accounts\":42}\n".utf8).write(to: URL(fileURLWithPath: snapshot))
             let corrupt = try await changes(server, "octocat")
             #expect(corrupt.status == 1)
             #expect(corrupt.stderr.contains("so it is not a gh-users follower snapshot"))
-            #expect(try bytes(snapshot) == Data("{\"version\":2,\"since\":42}\n".utf8))
+            #expect(try bytes(snapshot) == Data("{\"version\":2,\"accounts\":42}\n".utf8))
             #expect(server.requests.isEmpty)
         }
     }

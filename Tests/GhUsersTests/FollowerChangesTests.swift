@@ -360,7 +360,7 @@ struct FollowSnapshotFileTests {
     @Test func aCorruptFileIsAnErrorNamingItAndIsLeftByteForByte() throws {
         let folder = try Folder()
         defer { folder.remove() }
-        let text = #"{"version":2,"since":5}"#
+        let text = #"{"version":2,"accounts":5}"#
         try Foundation.Data(text.utf8).write(to: URL(fileURLWithPath: folder("f.json")))
         let file = FollowSnapshotFile(path: folder("f.json"))
         #expect {

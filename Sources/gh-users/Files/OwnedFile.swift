@@ -134,7 +134,7 @@ struct OwnedFile: Sendable {
         as what: String, remedy: String, _ decode: ([UInt8]) -> Result<Value, FileContentProblem>
     ) throws(LocalFileError) -> Value? {
         guard let bytes = try read() else { return nil }
-        switch FileContentProblem.beforeDecoding(bytes).map(Result.failure) ?? decode(bytes) {
+        switch FileContentProblem.reading(bytes, as: what, option: option, decode) {
         case .success(let value):
             return value
         case .failure(let problem):

@@ -18,6 +18,7 @@ import JSONBytes
 /// a state without it (an older gh-users's) goes on, and gets it when next written.
 struct AccessState: Equatable {
     static let version = 1
+    static let kindName = "a gh-users access state"
 
     var organization: String
     /// As `AccessSnapshot.filters`: another set of filters is another map.
@@ -164,7 +165,7 @@ struct AccessStateFile {
     /// (another command's, a damaged one) or another map's (another server's, other filters) is said as such.
     static func load(_ file: OwnedFile, for fresh: AccessState) throws(LocalFileError) -> AccessState? {
         let loaded = try file.load(
-            as: "a gh-users access state", remedy: "fix it, or remove it to read the map from the start.",
+            as: AccessState.kindName, remedy: "fix it, or remove it to read the map from the start.",
             AccessState.decode)
         guard let loaded else { return nil }
         // Another server's map: its repositories and people are not this run's to go on with.

@@ -13,6 +13,7 @@ import JSONBytes
 /// state never counts bytes the disk does not hold. docs/USAGE.md says what users see.
 struct CrawlState: Sendable, Equatable {
     static let version = 1
+    static let kindName = "a gh-users crawl state"
 
     /// The last account id written: the next run starts after it.
     var since: Int64
@@ -271,7 +272,7 @@ struct CrawlStateFile: Sendable {
     /// state is an error, and the file is left as it is.
     func load() throws(LocalFileError) -> CrawlState? {
         try file.load(
-            as: "a gh-users crawl state", remedy: "fix it, or remove it to start again from --since.", CrawlState.decode
+            as: CrawlState.kindName, remedy: "fix it, or remove it to start again from --since.", CrawlState.decode
         )
     }
 

@@ -1,0 +1,98 @@
+import Testing
+
+@testable import gh_users
+
+/// gh-users's own files given where another kind is asked: each is named for what it is, with no list of the
+/// keys the other kind wants and no advice to remove it, which would lose that other run's record (an exit-code
+/// review found `members --changes` given an access map's snapshot told to "remove it to start again").
+struct OwnFileKindsTests {
+    typealias Reader = (kind: String, decode: @Sendable ([UInt8]) -> Result<Void, FileContentProblem>)
+
+    /// Each kind's file as gh-users writes it, and what it is said to be.
+    static let files: [(kind: String, text: String, said: String)] = [
+        (
+            PeopleSnapshot.kindName,
+            #"{"version":1,"command":"members","of":"github","filters":{},"people":[{"id":1,"login":"octocat"}]}"#,
+            "the snapshot of 'gh-users members github'"
+        ),
+        (
+            FollowSnapshot.kindName,
+            #"{"version":2,"command":"followers","account_id":1,"login":"octocat","filter":null,"accounts":[]}"#,
+            "the snapshot of 'gh-users followers octocat'"
+        ),
+        (
+            AccessSnapshot.kindName,
+            #"{"version":1,"command":"access","of":"github","filters":{},"access":[]}"#,
+            "the snapshot of 'gh-users access github'"
+        ),
+        (
+            AccessState.kindName,
+            String(
+                decoding: AccessState(organization: "github", filters: [:], format: .tsv, fields: nil, apiURL: nil)
+                    .encoded, as: UTF8.self),
+            "the state of 'gh-users access github'"
+        ),
+        (
+            CrawlState.kindName,
+            String(decoding: CrawlState(since: 5, outputBytes: nil, output: nil).encoded, as: UTF8.self),
+            "the state of a list crawl"
+        ),
+    ]
+
+    static let readers: [Reader] = [
+        (PeopleSnapshot.kindName, { PeopleSnapshot.decode($0).map { _ in } }),
+        (FollowSnapshot.kindName, { FollowSnapshot.decode($0).map { _ in } }),
+        (AccessSnapshot.kindName, { AccessSnapshot.decode($0).map { _ in } }),
+        (AccessState.kindName, { AccessState.decode($0).map { _ in } }),
+        (CrawlState.kindName, { CrawlState.decode($0).map { _ in } }),
+    ]
+
+    @Test func eachOwnFileIsReadByItsKindAndNamedByEveryOther() {
+        for file in Self.files {
+            for reader in Self.readers {
+                let result = FileContentProblem.reading(
+                    Array(file.text.utf8), as: reader.kind, option: "--changes", reader.decode)
+                guard reader.kind != file.kind else {
+                    if case .failure(let problem) = result { Issue.record("\(file.kind) not read: \(problem)") }
+                    continue
+                }
+                guard case .failure(let problem) = result else {
+                    Issue.record("\(file.kind) read as \(reader.kind)")
+                    continue
+                }
+                // list and access name each other's state in their own words, which stand.
+                if problem.detail.hasPrefix("is the state of") { continue }
+                #expect(problem.detail == "is \(file.said), not \(reader.kind)", "\(file.kind) as \(reader.kind)")
+                #expect(problem.remedy == "give --changes a file of its own for this run")
+            }
+        }
+    }
+
+    /// An empty file is said to be empty, with the usual remedy (before: the list of every key its kind wants).
+    @Test(arguments: ["", "\n", " \r\n\t"])
+    func anEmptyFileIsSaidToBeEmpty(text: String) {
+        for reader in Self.readers {
+            let result = FileContentProblem.reading(Array(text.utf8), as: reader.kind, option: "--state", reader.decode)
+            guard case .failure(let problem) = result else {
+                Issue.record("an empty file read as \(reader.kind)")
+                continue
+            }
+            #expect(problem == FileContentProblem("is empty"))
+        }
+    }
+
+    /// A damaged file of the kind asked, or a file of no kind, keeps its decoder's words.
+    @Test func aDamagedFileOfTheKindAskedIsNotNamedAsAnother() {
+        for text in [#"{"version":1,"command":"access","of":"","filters":{},"access":[]}"#, #"{"a":1}"#] {
+            let result = FileContentProblem.reading(
+                Array(text.utf8), as: AccessSnapshot.kindName, option: "--changes",
+                { AccessSnapshot.decode($0).map { _ in } })
+            guard case .failure(let problem) = result else {
+                Issue.record("\(text) read")
+                continue
+            }
+            #expect(problem.remedy == nil, "\(problem)")
+            #expect(!problem.detail.hasPrefix("is the"), "\(problem)")
+        }
+    }
+}
