@@ -13,10 +13,11 @@ struct SubscriptionsOptions: PagedOptions {
 /// GitHub stopped listing them for any account but the token's own in July 2026: `GET
 /// /users/{username}/subscriptions` answers 204 No Content (later 403, and 404 once it is removed).
 enum ListSubscriptionsCommand {
-    /// Said on stderr whenever GitHub withholds another account's watched repositories.
+    /// Said on stderr whenever GitHub withholds an account's watched repositories: the token's own too, when
+    /// named by its login (`subscriptions MYLOGIN` listed nothing, told of "another account").
     static let withheld =
-        "GitHub no longer lists the repositories another account watches (since July 2026); "
-        + "without LOGIN, subscriptions lists your own"
+        "GitHub no longer lists the repositories an account watches by its login, your own included (since July "
+        + "2026); without LOGIN, subscriptions lists your own"
 
     static let spec = CommandSpec(
         name: "subscriptions",
@@ -28,9 +29,9 @@ enum ListSubscriptionsCommand {
             last pushed to and its description; JSON carries GitHub's repository objects as sent.
 
             Without LOGIN, the token's own account is listed (GET /user/subscriptions); that needs a token.
-            Since July 2026 GitHub no longer lists the repositories another account watches: GET
-            /users/{username}/subscriptions answers 204 No Content, even with a token, and a line on stderr
-            says so (exit 0, nothing listed). Once GitHub refuses it (403) or removes it (404), the same line
+            Since July 2026 GitHub no longer lists the repositories an account watches by its login, your own
+            included: GET /users/{username}/subscriptions answers 204 No Content, even with a token, and a line
+            on stderr says so (exit 0, nothing listed). Once GitHub refuses it (403) or removes it (404), the same line
             is exit 1: nothing could be listed, and the account exists; after a 404 the account is asked for
             (GET /users/LOGIN), and one GitHub does not know is exit 3.
             """,

@@ -9,7 +9,8 @@ import Testing
 /// `GET /users/{username}/subscriptions?per_page=100` answered `HTTP 204: No Content` with no body, with a valid
 /// token, while `GET /user/subscriptions?per_page=100` answered 200 with the watched repositories.
 struct SubscriptionsCommandTests {
-    private static let retired = "GitHub no longer lists the repositories another account watches"
+    private static let retired =
+        "GitHub no longer lists the repositories an account watches by its login, your own included"
 
     @Test(arguments: [
         // Before: "malformed response … expected '['", exit 1.
