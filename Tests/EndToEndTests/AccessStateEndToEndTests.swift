@@ -73,8 +73,8 @@ struct AccessStateEndToEndTests {
                 ])
             #expect(
                 listState.stderr.hasSuffix(
-                    "is the state of a list crawl, not of an access map. It was left as it is: give --state a file of "
-                        + "its own for this map\n"), "\(listState.stderr)")
+                    "is the state of a list crawl, not a gh-users access state. It was left as it is: give --state a "
+                        + "file of its own for this run\n"), "\(listState.stderr)")
             // Nor with another map's (ndjson, where this run writes tsv): its difference is said.
             let otherMap = try await BinaryRunner.shell(
                 #""$GH_USERS" access github --state "$STATE" --api-url "$API" > "$STATE.out""#,

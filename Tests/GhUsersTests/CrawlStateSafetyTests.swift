@@ -61,18 +61,18 @@ struct CrawlOutputSettingsTests {
     @Test func theOtherCommandsStateIsNamedNotOfferedForRemoval() throws {
         let access = AccessState(organization: "o", filters: [:], format: .tsv, fields: nil, apiURL: nil)
         #expect(
-            CrawlState.decode(access.encoded)
+            FileContentProblem.reading(access.encoded, as: CrawlState.kindName, option: "--state", CrawlState.decode)
                 == .failure(
                     .init(
-                        "is the state of an access map, not of a list crawl",
-                        remedy: "give --state a file of its own for this crawl")))
+                        "is the state of 'gh-users access o', not a gh-users crawl state",
+                        remedy: "give --state a file of its own for this run")))
         let crawl = CrawlState(since: 5, outputBytes: nil, output: nil)
         #expect(
-            AccessState.decode(crawl.encoded)
+            FileContentProblem.reading(crawl.encoded, as: AccessState.kindName, option: "--state", AccessState.decode)
                 == .failure(
                     .init(
-                        "is the state of a list crawl, not of an access map",
-                        remedy: "give --state a file of its own for this map")))
+                        "is the state of a list crawl, not a gh-users access state",
+                        remedy: "give --state a file of its own for this run")))
     }
 
     @Test func aStateWithoutAFormatIsAnOlderOne() throws {

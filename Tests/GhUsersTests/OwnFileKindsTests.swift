@@ -60,16 +60,29 @@ struct OwnFileKindsTests {
                     Issue.record("\(file.kind) read as \(reader.kind)")
                     continue
                 }
-                // list and access name each other's state in their own words, which stand.
-                if problem.detail.hasPrefix("is the state of") { continue }
                 #expect(problem.detail == "is \(file.said), not \(reader.kind)", "\(file.kind) as \(reader.kind)")
                 #expect(problem.remedy == "give --changes a file of its own for this run")
             }
         }
     }
 
+    /// A byte order mark, which the decoders read past, hides no kind (a regression review's find: the long
+    /// list and "remove it" came back).
+    @Test func aByteOrderMarkHidesNoKind() {
+        let file = Self.files[2]
+        let result = FileContentProblem.reading(
+            [0xEF, 0xBB, 0xBF] + Array(file.text.utf8), as: PeopleSnapshot.kindName, option: "--changes",
+            { PeopleSnapshot.decode($0).map { _ in true } })
+        #expect(
+            result
+                == .failure(
+                    .init(
+                        "is \(file.said), not \(PeopleSnapshot.kindName)",
+                        remedy: "give --changes a file of its own for this run")))
+    }
+
     /// An empty file is said to be empty, with the usual remedy (before: the list of every key its kind wants).
-    @Test(arguments: ["", "\n", " \r\n\t"])
+    @Test(arguments: ["", "\n", " \r\n\t", "\u{FEFF}"])
     func anEmptyFileIsSaidToBeEmpty(text: String) {
         for reader in Self.readers {
             let result = FileContentProblem.reading(Array(text.utf8), as: reader.kind, option: "--state", reader.decode)
@@ -81,9 +94,16 @@ struct OwnFileKindsTests {
         }
     }
 
-    /// A damaged file of the kind asked, or a file of no kind, keeps its decoder's words.
-    @Test func aDamagedFileOfTheKindAskedIsNotNamedAsAnother() {
-        for text in [#"{"version":1,"command":"access","of":"","filters":{},"access":[]}"#, #"{"a":1}"#] {
+    /// A damaged or newer file of the kind asked, even with another kind's key beside its own, and a file that
+    /// only shares a common key with one of gh-users's (no numbered version, no command), keep the decoder's
+    /// words (a regression review found them named as another kind).
+    @Test func aDamagedFileOfTheKindAskedOrAForeignOneIsNotNamedAsAnother() {
+        for text in [
+            #"{"version":1,"command":"access","of":"","filters":{},"access":[]}"#, #"{"a":1}"#,
+            #"{"version":99,"command":"access","of":"o","filters":{},"access":[],"people":[]}"#, #"{"people":1}"#,
+            #"{"since":"2020-01-01","note":"x"}"#, #"{"version":1,"people":[]}"#,
+            #"{"version":1,"command":"access","since":3}"#,
+        ] {
             let result = FileContentProblem.reading(
                 Array(text.utf8), as: AccessSnapshot.kindName, option: "--changes",
                 { AccessSnapshot.decode($0).map { _ in } })

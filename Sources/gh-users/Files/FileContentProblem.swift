@@ -22,7 +22,8 @@ struct FileContentProblem: Error, Equatable {
     /// not the run's. One nested past 64 levels is refused too: the scan for a repeated key stops there, and
     /// Foundation reads on to 512 (a key given twice after a deep value went unseen).
     static func beforeDecoding(_ bytes: [UInt8]) -> FileContentProblem? {
-        if bytes.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) { return FileContentProblem("is empty") }
+        let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
+        if text.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) { return FileContentProblem("is empty") }
         if JSONText.flaw(in: bytes) == .tooDeep {
             return FileContentProblem("nests deeper than \(JSONText.maximumDepth) levels")
         }
@@ -34,34 +35,37 @@ struct FileContentProblem: Error, Equatable {
         Set(fields ?? []).count == fields?.count ?? 0 ? nil : FileContentProblem("names a field twice in \"fields\"")
     }
 
-    /// `decode`'s reading of a file gh-users owns, after the checks every such file gets (`beforeDecoding`). One
-    /// it refuses that is another of gh-users's own files (`members --changes` given an access map's snapshot,
-    /// `access --state` given one) is said as what it is, with no list of the keys this kind wants, and with no
+    /// `decode`'s reading of a file gh-users owns, after the checks every such file gets (`beforeDecoding`). A
+    /// file that is another of gh-users's own (`members --changes` given an access map's snapshot, `access
+    /// --state` given a list crawl's) is said as what it is, with no list of the keys this kind wants, and with no
     /// advice to remove it, which would lose that other run's record.
     static func reading<Value>(
         _ bytes: [UInt8], as what: String, option: String, _ decode: ([UInt8]) -> Result<Value, FileContentProblem>
     ) -> Result<Value, FileContentProblem> {
-        let result = beforeDecoding(bytes).map(Result.failure) ?? decode(bytes)
-        guard case .failure(let problem) = result, problem.remedy == nil, let other = ownFile(bytes, not: what) else {
-            return result
-        }
+        if let problem = beforeDecoding(bytes) { return .failure(problem) }
+        guard let other = ownFile(bytes, not: what) else { return decode(bytes) }
         return .failure(
             FileContentProblem("is \(other), not \(what)", remedy: "give \(option) a file of its own for this run"))
     }
 
-    /// What a file gh-users wrote is, known by the key its kind alone writes (`"people"`, `"accounts"`,
-    /// `"access"`, `"after"`, `"since"`); nil for any other file, or for one of the kind `what` (a damaged
-    /// one, which its decoder's words describe).
+    /// What a file gh-users wrote is, known by the key its kind alone writes beside a numbered `"version"`, and a
+    /// `"command"` for all but a list crawl's state; nil for any other file, and for one that holds the key of
+    /// the kind `what` (a damaged or a newer one, which its decoder's words describe).
     private static func ownFile(_ bytes: [UInt8], not what: String) -> String? {
         let kinds = [
             ("people", PeopleSnapshot.kindName), ("accounts", FollowSnapshot.kindName),
             ("access", AccessSnapshot.kindName), ("after", AccessState.kindName), ("since", CrawlState.kindName),
         ]
-        let keys = JSONText.keys(at: [], in: bytes)
-        guard let (key, kind) = kinds.first(where: { keys.contains($0.0) }), kind != what else { return nil }
+        // Decoders read past a byte order mark; so does this.
+        let text = Array(bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...])
+        let keys = JSONText.keys(at: [], in: text)
+        let texts = JSONText.texts(of: ["version", "command", "of", "login"], in: text)
+        guard !kinds.contains(where: { $0.1 == what && keys.contains($0.0) }),
+            let (key, kind) = kinds.first(where: { keys.contains($0.0) }), Int(texts[0]) != nil,
+            texts[1].isEmpty == (kind == CrawlState.kindName)
+        else { return nil }
         if kind == CrawlState.kindName { return "the state of a list crawl" }
-        let texts = JSONText.texts(of: ["command", "of", "login"], in: bytes)
-        let run = ["gh-users", texts[0], texts[1].isEmpty ? texts[2] : texts[1]].filter { !$0.isEmpty }
+        let run = ["gh-users", texts[1], texts[2].isEmpty ? texts[3] : texts[2]].filter { !$0.isEmpty }
         return (key == "after" ? "the state of '" : "the snapshot of '")
             + LocalFileError.held(run.joined(separator: " ")) + "'"
     }

@@ -85,14 +85,7 @@ struct AccessState: Equatable {
         guard let fields = try? JSONDecoder().decode(Fields.self, from: Foundation.Data(bytes)),
             fields.command == "access"
         else {
-            // Another crawl's place, which removing would lose: it is named, and left to it.
-            let (command, since) = { ($0[0], $0[1]) }(JSONText.texts(of: ["command", "since"], in: bytes))
-            if command.isEmpty, !since.isEmpty {
-                return .failure(
-                    FileContentProblem(
-                        "is the state of a list crawl, not of an access map",
-                        remedy: "give --state a file of its own for this map"))
-            }
+            // Another command's file is named before this (`FileContentProblem.reading`).
             return .failure(
                 FileContentProblem(
                     "does not hold \"version\" (\(Self.version)), \"api_url\" (a string or absent), \"command\" "

@@ -44,15 +44,8 @@ struct CrawlState: Sendable, Equatable {
 
     /// The state a file holds, or why it is not one: its own words, for the message that names the file.
     static func decode(_ bytes: [UInt8]) -> Result<CrawlState, FileContentProblem> {
-        guard let object = (try? JSONSerialization.jsonObject(with: Foundation.Data(bytes))) as? [String: Any] else {
+        guard (try? JSONSerialization.jsonObject(with: Foundation.Data(bytes))) is [String: Any] else {
             return .failure(.init("is not a JSON object"))
-        }
-        // Another crawl's place, which removing would lose: it is named, and left to it.
-        if object["command"] as? String == "access" {
-            return .failure(
-                .init(
-                    "is the state of an access map, not of a list crawl",
-                    remedy: "give --state a file of its own for this crawl"))
         }
         // JSONDecoder refuses a boolean, a fraction or a string where a whole number belongs.
         guard let fields = try? JSONDecoder().decode(Fields.self, from: Foundation.Data(bytes)) else {
