@@ -191,6 +191,18 @@ struct TokenAndAPIURLTests {
         #expect(error.message.hasSuffix("such as localhost"))
     }
 
+    /// Brackets around something that is no IPv6 address keep the percent check (a regression review's find:
+    /// `[127.0.0.1%25x]` went on to an NSURLError after the zone was let through).
+    @Test(arguments: ["http://[127.0.0.1%25x]:1/", "http://[v1.x%41]:1/"])
+    func aBracketedHostThatIsNoIPv6AddressKeepsThePercentCheck(text: String) throws {
+        let error = try #require(
+            usageError { () throws(UsageError) in try ConnectionSettings.resolve(apiURL: text, environment: [:]) })
+        #expect(
+            error.message
+                == "invalid API URL '\(text)': its host holds a percent-encoded character: write the host name as it is"
+        )
+    }
+
     @Test(arguments: [
         "http://127.0.0.1:65536", "http://127.0.0.1:99999", "https://ghe.example:0/api", "http://h:1000000",
     ])

@@ -120,8 +120,9 @@ struct ConnectionSettings: Sendable, Equatable {
         // is written as it is, so the name judged is the name reached. Asked of the text as written: URLComponents
         // gives a punycode name (`xn--bcher-kva.example`, as the refusal of other names asks) percent-encoded.
         let authority = text.range(of: "://").map { text[$0.upperBound...].prefix { !"/?#".contains($0) } } ?? ""
-        // An IPv6 address's zone (`[fe80::1%25eth0]`) is percent-encoded as written; IPv6 is refused whole.
-        if authority.contains("%"), !authority.hasPrefix("[") {
+        // An IPv6 address's zone (`[fe80::1%25eth0]`) is percent-encoded as written; IPv6 is refused whole below.
+        let ipv6 = authority.hasPrefix("[") && authority.prefix { $0 != "]" }.contains(":")
+        if authority.contains("%"), !ipv6 {
             throw invalid("its host holds a percent-encoded character: write the host name as it is")
         }
         if let port = url.port, !(1...65535).contains(port) {
