@@ -136,7 +136,9 @@ struct ListStream<Item: ListedItem> {
             output.progress.clear()
             if let item = items.first, let missing = output.writer.keysMissing(from: items) {
                 // What each path met (`repo.topics` is a list) is said before the stop, which cannot say it.
-                if missing.misspelt { for warning in output.writer.pathWarnings(for: item) { io.writeErr(warning) } }
+                if missing.misspelt {
+                    for warning in output.writer.pathWarnings(for: item, stopping: true) { io.writeErr(warning) }
+                }
                 end = .failed(
                     ListOutput.keysMissing(missing.keys, misspelt: missing.misspelt, in: item, noun: noun), vanished: 0)
                 break

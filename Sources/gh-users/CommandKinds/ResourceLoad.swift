@@ -54,7 +54,7 @@ extension ResourceLoad {
                 // Every column such a path: every row would be blank, so nothing is written (exit 1), and the
                 // lookups that failed are still said.
                 if refusingBlankRows, writer.everyPathGoesWrong(in: record.raw) {
-                    for warning in writer.pathWarnings(for: record.raw) { context.io.writeErr(warning) }
+                    for warning in writer.pathWarnings(for: record.raw, stopping: true) { context.io.writeErr(warning) }
                     let error = DomainError.refused(
                         "the account GitHub sent has nothing at "
                             + (context.render.fields ?? []).joined(separator: ", ")

@@ -43,8 +43,11 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
         self.derived = derived
         shape = context.fields == nil ? [] : columns
         if let fields = context.fields {
+            // A field that is one of the command's own columns is cut as that column is (an id never, a login
+            // last): as free text, a login was cut to 6 at 80 columns while a bio kept its room.
             self.columns = fields.map { field in
-                Column(field.uppercased(), key: field, shrink: .second, derived: derived[field] != nil) { item in
+                let shrink = columns.first { $0.key == field }.map(\.shrink) ?? .second
+                return Column(field.uppercased(), key: field, shrink: shrink, derived: derived[field] != nil) { item in
                     if let column = derived[field] { return column.value(item) }
                     return JSONText.text(at: Self.path(field), in: item.raw.bytes)
                 }
@@ -214,8 +217,9 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
     }
 
     /// A warning line for each `--fields` path that goes wrong in the first record (`pathsNotFound`); an
-    /// object's keys are GitHub's text, shown only when short and plain.
-    func pathWarnings(for item: Item) -> [String] {
+    /// object's keys are GitHub's text, shown only when short and plain. Before a stop (`stopping`: every column
+    /// such a path), no line promises a blank column.
+    func pathWarnings(for item: Item, stopping: Bool = false) -> [String] {
         pathsNotFound(in: item).map { missing in
             let start =
                 "gh-users: warning: --fields \(TerminalSanitizer.sanitize(missing.path)): the first record's "
@@ -224,13 +228,13 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
                 var kind = "a plain value"
                 if case .list = missing.holder { kind = "a list" }
                 let whole = TerminalSanitizer.sanitize(missing.object)
-                return start + " is \(kind), which a path cannot go into, so the column is blank (--fields \(whole) "
-                    + "writes it whole)\n"
+                return start + " is \(kind), which a path cannot go into"
+                    + (stopping ? "" : ", so the column is blank") + " (--fields \(whole) writes it whole)\n"
             }
             let plain = keys.filter { TerminalSanitizer.isPlainWord($0) }
             let listed = plain.prefix(12).joined(separator: ", ") + (plain.count > 12 ? ", …" : "")
-            return start + " has no such key (it has " + (listed.isEmpty ? "none" : listed)
-                + "), so the column is blank where a record lacks it\n"
+            return start + " has no such key (it has " + (listed.isEmpty ? "none" : listed) + ")"
+                + (stopping ? "" : ", so the column is blank where a record lacks it") + "\n"
         }
     }
 
