@@ -86,10 +86,30 @@ struct RecordStreamWriterTests {
             #expect(DisplayWidth.of(line) <= 30, "too wide: \(line)")
         }
         #expect(lines.contains { $0.contains("…") })
-        // Every row puts LOGIN at the same column as the header.
+        // The first page's rows put LOGIN at the same column as the header.
         let loginColumn = DisplayWidth.of(String(lines[0].prefix(upTo: lines[0].range(of: "LOGIN")!.lowerBound)))
-        #expect(DisplayWidth.of(String(lines[3].prefix(loginColumn))) == loginColumn)
-        #expect(lines[3].dropFirst(loginColumn).hasPrefix("a-much"))
+        #expect(lines[1].dropFirst(loginColumn).hasPrefix("octocat"))
+        // A later id longer than the column is written whole, never cut to a number that is not its own (a
+        // terminal review found a crawl's ids shown as `69…` at 40 columns); its row takes the room from its URL.
+        #expect(lines[3].hasPrefix("333  a-much"), "\(lines[3])")
+    }
+
+    /// A terminal review's finds: at 40 columns a login was cut while the URL kept `https:/…`, which says
+    /// nothing; with `--fields id,login,…` the login was cut to 6 at 80 columns while free text kept its room.
+    @Test func aLoginIsCutOnlyAfterTheURLAndFreeTextGaveWay() {
+        var narrow = accountWriter(context(.table, tty: true, width: 40))
+        let rows = String(
+            decoding: narrow.render([user(5, "Happy-Otter-5555"), user(9, "Otter-Labs-17", type: .organization)]),
+            as: UTF8.self)
+        #expect(rows.contains("Happy-Otter-5555  User") && rows.contains("Otter-Labs-17     Organization"), "\(rows)")
+        #expect(!rows.contains("https"), "\(rows)")
+
+        var fieldsContext = context(.table, tty: true, width: 60)
+        fieldsContext.fields = ["id", "login", "name", "bio"]
+        var fields = RecordStreamWriter<User>(context: fieldsContext, columns: AccountColumns.summary)
+        let long = user(2, "Yamada-Taro-the-third", name: String(repeating: "n", count: 40))
+        let line = String(decoding: fields.render([long], moreToCome: true), as: UTF8.self)
+        #expect(line.contains("Yamada-Taro-the-third  n"), "\(line)")
     }
 
     @Test func tableHeaderIsBoldOnlyWithColour() {

@@ -7,7 +7,8 @@ enum AccountColumns {
         Column("ID") { String($0.id) },
         Column("LOGIN", shrink: .last) { $0.login },
         Column("TYPE") { $0.typeAsSent },
-        Column("URL", key: "html_url", shrink: .second) { $0.htmlURL ?? "" },
+        // A URL cut to a few letters says nothing: it gives way, as a description does, before a login is cut.
+        Column("URL", key: "html_url", shrink: .first) { $0.htmlURL ?? "" },
     ]
 }
 

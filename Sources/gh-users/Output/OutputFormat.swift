@@ -54,11 +54,13 @@ struct RenderContext: Sendable {
 /// Which columns a table cuts to fit the terminal, and in which order: what identifies a row least goes first,
 /// so two rows never look alike while a description or a URL could still give.
 enum ColumnShrink: Int, Sendable, Comparable, CaseIterable {
-    /// Descriptions, bios, times: they give way first, from the right, each cut to the minimum and then left out.
+    /// Descriptions, bios, times, URLs: they give way first, from the right, each cut to the minimum and then left
+    /// out.
     case first = 1
-    /// URLs, and `--fields` columns.
+    /// Other text that names something (a display name, a repository, a title), and `--fields` columns that are
+    /// none of the command's own.
     case second = 2
-    /// Names and logins: cut only when nothing else can give.
+    /// What a row is known by (a login): cut only when nothing else can give.
     case last = 3
 
     static func < (lhs: ColumnShrink, rhs: ColumnShrink) -> Bool { lhs.rawValue < rhs.rawValue }

@@ -14,9 +14,14 @@ struct TableLayout: Sendable, Equatable {
 
     let headers: [String]
     let widths: [Int]
+    /// How each column may be cut (`ColumnShrink`); nil, never (an id, a type, a count): a later row's longer
+    /// cell there (a crawl's ids past the first page's digits) is written whole rather than cut to a number that
+    /// is not its own, and the row takes the room from its cells that may be cut.
+    let shrinks: [ColumnShrink?]
 
     init(columns: [(header: String, shrink: ColumnShrink?)], rows: [[String]], width: Int) {
         headers = columns.map(\.header)
+        shrinks = columns.map(\.shrink)
         var widths = columns.map { DisplayWidth.of($0.header) }
         for row in rows {
             for (index, cell) in row.enumerated() where index < widths.count {
@@ -69,9 +74,10 @@ struct TableLayout: Sendable, Equatable {
         self.widths = widths
     }
 
-    private init(headers: [String], widths: [Int]) {
+    private init(headers: [String], widths: [Int], shrinks: [ColumnShrink?]) {
         self.headers = headers
         self.widths = widths
+        self.shrinks = shrinks
     }
 
     /// The room a streamed table claims for a bounded column before free text: all of an id's 10 digits, and 20
@@ -119,7 +125,7 @@ struct TableLayout: Sendable, Equatable {
             widths[index] += share
             spare -= share
         }
-        return TableLayout(headers: headers, widths: widths)
+        return TableLayout(headers: headers, widths: widths, shrinks: shrinks)
     }
 
     func header(_ colors: ColorScheme) -> String {
@@ -129,16 +135,32 @@ struct TableLayout: Sendable, Equatable {
     /// A row of the shown columns; a column of width 0 gave way to the terminal's width and is left out. The row
     /// ends after its last cell that holds anything: no line ends in the padding of empty cells.
     func line(_ cells: [String], style: (String) -> String = { $0 }) -> String {
-        let filled = widths.indices.filter { widths[$0] > 0 && $0 < cells.count && !cells[$0].isEmpty }
-        let shown = widths.indices.filter { widths[$0] > 0 && $0 <= (filled.last ?? -1) }
+        let filled = self.widths.indices.filter { self.widths[$0] > 0 && $0 < cells.count && !cells[$0].isEmpty }
+        let shown = self.widths.indices.filter { self.widths[$0] > 0 && $0 <= (filled.last ?? -1) }
+        var widths = self.widths
+        // A never-cut cell wider than its column (up to `boundedWidth`) takes its room from the row's cells that
+        // may be cut, in the order the layout cuts them, so the line stays within the terminal.
+        var over = shown.reduce(0) { sum, index in
+            let cell = shrinks[index] == nil ? min(DisplayWidth.of(cells[index]), Self.boundedWidth) : 0
+            return sum + max(0, cell - widths[index])
+        }
+        for tier in ColumnShrink.allCases {
+            for index in shown.reversed() where shrinks[index] == tier && over > 0 {
+                let given = min(over, max(0, widths[index] - 1))
+                widths[index] -= given
+                over -= given
+            }
+        }
         var text = ""
         for index in shown {
-            let width = widths[index]
+            let width = shrinks[index] == nil ? max(widths[index], Self.boundedWidth) : widths[index]
             let cell = DisplayWidth.truncate(cells[index], toWidth: width)
             let isLast = index == shown.last
             text +=
                 style(cell)
-                + (isLast ? "" : String(repeating: " ", count: width - DisplayWidth.of(cell) + TableLayout.gap))
+                + (isLast
+                    ? ""
+                    : String(repeating: " ", count: max(0, widths[index] - DisplayWidth.of(cell)) + TableLayout.gap))
         }
         return text + "\n"
     }

@@ -233,6 +233,7 @@ func accountsWithRole(_ key: String) -> [Column<User>] {
         Column("ID") { String($0.id) },
         Column("LOGIN", shrink: .last) { $0.login },
         Column("ROLE", key: key) { JSONText.text(of: key, in: $0.raw.bytes) },
-        Column("URL", key: "html_url", shrink: .second) { $0.htmlURL ?? "" },
+        // A URL cut to a few letters says nothing: it gives way, as a description does, before a login is cut.
+        Column("URL", key: "html_url", shrink: .first) { $0.htmlURL ?? "" },
     ]
 }
