@@ -115,6 +115,25 @@ struct CatalogTests {
         #expect(lines.isEmpty || !added.isEmpty, "\(name)")
     }
 
+    /// At 40 columns (a terminal review's finds): an option's text is indented deeper than a long option's
+    /// label, which read as one block with it, and a wrapped example comment keeps its `#` on every line.
+    @Test(arguments: names)
+    func narrowHelpSetsTextBelowItsLabelAndKeepsCommentsCommented(name: String) throws {
+        let lines = HelpRenderer.render(.command(name), width: 40).split(separator: "\n").map(String.init)
+        if let options = lines.firstIndex(of: "OPTIONS") {
+            for line in lines[(options + 1)...].prefix(while: { !$0.isEmpty && $0.hasPrefix(" ") }) {
+                let indent = line.prefix { $0 == " " }.count
+                #expect([2, 6, 8].contains(indent), "\(name): \(line)")
+                #expect(indent == 8 || line.dropFirst(indent).hasPrefix("-"), "\(name): \(line)")
+            }
+        }
+        if let examples = lines.firstIndex(of: "EXAMPLES") {
+            for line in lines[(examples + 1)...] where !line.hasPrefix("  $ ") && !line.hasPrefix("      ") {
+                #expect(line.hasPrefix("  # ") || line.isEmpty || !line.hasPrefix(" "), "\(name): \(line)")
+            }
+        }
+    }
+
     @Test(arguments: names)
     func helpFillsAWideTerminalAndNeverOverflowsANarrowOne(name: String) throws {
         // Lines a discussion keeps as written (install snippets) cannot be re-filled.

@@ -194,9 +194,10 @@ enum HelpRenderer {
         _ rows: [(label: String, text: String)], width: Int, column widest: Int = labelColumn, atLeast: Int = 0
     ) -> String {
         var column = min(widest, max(atLeast, rows.map { DisplayWidth.of($0.label) }.max() ?? 0))
-        // On a narrow terminal the text gets the room: every label stands alone, the text below it.
+        // On a narrow terminal the text gets the room: every label stands alone, the text below it, deeper than
+        // the longest option's indent (6), so a label does not read as the text's first line.
         if width - column - 4 < 30 { column = 0 }
-        let indent = column == 0 ? 6 : 2 + column + 2
+        let indent = column == 0 ? 8 : 2 + column + 2
         var text = ""
         for row in rows {
             let label = "  " + row.label
@@ -214,7 +215,9 @@ enum HelpRenderer {
     static func examples(_ examples: [(command: String, comment: String)], width: Int) -> String {
         var text = ""
         for (command, comment) in examples {
-            text += fill("# " + comment, indent: 2, hanging: 4, width: width) + "\n"
+            // Every line of a comment keeps its `#`, so a block copied from the help stays runnable.
+            let lines = fill(comment, indent: 4, width: width).split(separator: "\n", omittingEmptySubsequences: false)
+            text += lines.map { "  # " + $0.dropFirst(4) }.joined(separator: "\n") + "\n"
             text += continued("$ " + command, width: width) + "\n"
         }
         return text
