@@ -46,7 +46,9 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
             // A field that is one of the command's own columns is cut as that column is (an id never, a login
             // last): as free text, a login was cut to 6 at 80 columns while a bio kept its room.
             self.columns = fields.map { field in
-                let shrink = columns.first { $0.key == field }.map(\.shrink) ?? .second
+                // Asked for by name, it is cut rather than left out as a description or a URL would be.
+                let own = columns.first { $0.key == field }.map(\.shrink) ?? .second
+                let shrink = own == .first ? .second : own
                 return Column(field.uppercased(), key: field, shrink: shrink, derived: derived[field] != nil) { item in
                     if let column = derived[field] { return column.value(item) }
                     return JSONText.text(at: Self.path(field), in: item.raw.bytes)

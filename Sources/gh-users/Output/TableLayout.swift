@@ -92,24 +92,34 @@ struct TableLayout: Sendable, Equatable {
     /// after it, while names kept their room. Nothing grows past the terminal, nor is cut below the first chunk.
     func withRoom(natural: [Int?], shrinks: [ColumnShrink?], width: Int) -> TableLayout {
         var widths = self.widths
-        let shown = widths.indices.filter { widths[$0] > 0 }
+        var shown = widths.indices.filter { widths[$0] > 0 }
         var spare = width - widths.reduce(0, +) - TableLayout.gap * max(0, shown.count - 1)
-        let free = shown.filter { natural[$0] == nil && shrinks[$0] != nil }
-        // What is cut before a name (a description, a URL) gives; an id, a type and a login claim.
+        // What is cut before a name (a description, a URL) gives; an id, a type and a login claim, a login first:
+        // an id is never cut (a longer one takes its row's room), so its claim only keeps the rows aligned.
         let gives = shown.filter { shrinks[$0].map { $0 < .last } ?? false }
-        let claims = shown.map { index in
-            gives.contains(index) ? 0 : natural[index].map { max(0, min($0, Self.claimedWidth) - widths[index]) } ?? 0
+        let claiming = shown.filter { !gives.contains($0) }.sorted {
+            (shrinks[$0] == .last ? 0 : 1) < (shrinks[$1] == .last ? 0 : 1)
         }
-        // Free text and URLs give, widest first, down to a readable minimum, until the claims are met.
-        while spare < claims.reduce(0, +),
-            let giving = gives.filter({ widths[$0] > TableLayout.minimumShrunkWidth }).max(by: {
+        let claims = claiming.map { index in
+            natural[index].map { max(0, min($0, Self.claimedWidth) - widths[index]) } ?? 0
+        }
+        // Free text and URLs give, widest first, down to a readable minimum, until the claims are met; then a
+        // description or a URL at its minimum, which says nothing, is left out, from the right.
+        while spare < claims.reduce(0, +) {
+            if let giving = gives.filter({ widths[$0] > TableLayout.minimumShrunkWidth }).max(by: {
                 widths[$0] < widths[$1]
-            })
-        {
-            widths[giving] -= 1
-            spare += 1
+            }) {
+                widths[giving] -= 1
+                spare += 1
+            } else if shown.count > 1, let dropped = gives.last(where: { shrinks[$0] == .first && widths[$0] > 0 }) {
+                spare += widths[dropped] + TableLayout.gap
+                widths[dropped] = 0
+                shown.removeAll { $0 == dropped }
+            } else {
+                break
+            }
         }
-        for (position, index) in shown.enumerated() where spare > 0 {
+        for (position, index) in claiming.enumerated() where spare > 0 {
             let growth = min(claims[position], spare)
             widths[index] += growth
             spare -= growth
@@ -120,6 +130,7 @@ struct TableLayout: Sendable, Equatable {
             widths[index] += growth
             spare -= growth
         }
+        let free = shown.filter { natural[$0] == nil && shrinks[$0] != nil }
         for (position, index) in free.enumerated() where spare > 0 {
             let share = spare / (free.count - position)
             widths[index] += share
@@ -138,24 +149,36 @@ struct TableLayout: Sendable, Equatable {
         let filled = self.widths.indices.filter { self.widths[$0] > 0 && $0 < cells.count && !cells[$0].isEmpty }
         let shown = self.widths.indices.filter { self.widths[$0] > 0 && $0 <= (filled.last ?? -1) }
         var widths = self.widths
-        // A never-cut cell wider than its column (up to `boundedWidth`) takes its room from the row's cells that
-        // may be cut, in the order the layout cuts them, so the line stays within the terminal.
+        // A never-cut cell wider than its column (up to `boundedWidth`) takes its room from the row's other
+        // never-cut cells' padding, then from its cells that may be cut, in the order the layout cuts them and
+        // never below a readable minimum; what is still missing runs past the edge, as an id is never cut.
+        let cellWidths = widths.indices.map { $0 < cells.count ? DisplayWidth.of(cells[$0]) : 0 }
         var over = shown.reduce(0) { sum, index in
-            let cell = shrinks[index] == nil ? min(DisplayWidth.of(cells[index]), Self.boundedWidth) : 0
-            return sum + max(0, cell - widths[index])
+            sum + (shrinks[index] == nil ? max(0, min(cellWidths[index], Self.boundedWidth) - widths[index]) : 0)
+        }
+        for index in shown where over > 0 && shrinks[index] == nil && cellWidths[index] < widths[index] {
+            let given = min(over, widths[index] - cellWidths[index])
+            widths[index] -= given
+            over -= given
         }
         for tier in ColumnShrink.allCases {
             for index in shown.reversed() where shrinks[index] == tier && over > 0 {
-                let given = min(over, max(0, widths[index] - 1))
+                let given = min(over, max(0, widths[index] - min(widths[index], Self.minimumShrunkWidth)))
                 widths[index] -= given
                 over -= given
+                // A description or a URL at its minimum says nothing: this row leaves it out.
+                if tier == .first, over > 0, shown.count > 1 {
+                    over -= widths[index] + TableLayout.gap
+                    widths[index] = 0
+                }
             }
         }
+        let kept = shown.filter { widths[$0] > 0 }
         var text = ""
-        for index in shown {
+        for index in kept {
             let width = shrinks[index] == nil ? max(widths[index], Self.boundedWidth) : widths[index]
             let cell = DisplayWidth.truncate(cells[index], toWidth: width)
-            let isLast = index == shown.last
+            let isLast = index == kept.last
             text +=
                 style(cell)
                 + (isLast
