@@ -103,6 +103,8 @@ struct OwnFileKindsTests {
             #"{"version":99,"command":"access","of":"o","filters":{},"access":[],"people":[]}"#, #"{"people":1}"#,
             #"{"since":"2020-01-01","note":"x"}"#, #"{"version":1,"people":[]}"#,
             #"{"version":1,"command":"access","since":3}"#,
+            #"{"version":1,"command":5,"of":"y","people":[]}"#,
+            #"{"version":"1","command":"members","of":"y","people":[]}"#,
         ] {
             let result = FileContentProblem.reading(
                 Array(text.utf8), as: AccessSnapshot.kindName, option: "--changes",

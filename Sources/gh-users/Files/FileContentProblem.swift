@@ -60,9 +60,14 @@ struct FileContentProblem: Error, Equatable {
         let text = Array(bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...])
         let keys = JSONText.keys(at: [], in: text)
         let texts = JSONText.texts(of: ["version", "command", "of", "login"], in: text)
+        // The version a number as written (not `"1"`), the command a string (not `5`).
+        let written = (
+            JSONText.value(at: ["version"], in: text)?.first, JSONText.value(at: ["command"], in: text)?.first
+        )
         guard !kinds.contains(where: { $0.1 == what && keys.contains($0.0) }),
             let (key, kind) = kinds.first(where: { keys.contains($0.0) }), Int(texts[0]) != nil,
-            texts[1].isEmpty == (kind == CrawlState.kindName)
+            written.0 != UInt8(ascii: "\""), texts[1].isEmpty == (kind == CrawlState.kindName),
+            kind == CrawlState.kindName || written.1 == UInt8(ascii: "\"")
         else { return nil }
         if kind == CrawlState.kindName { return "the state of a list crawl" }
         let run = ["gh-users", texts[1], texts[2].isEmpty ? texts[3] : texts[2]].filter { !$0.isEmpty }
