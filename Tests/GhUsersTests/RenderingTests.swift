@@ -110,6 +110,15 @@ struct RecordStreamWriterTests {
         let long = user(2, "Yamada-Taro-the-third", name: String(repeating: "n", count: 40))
         let line = String(decoding: fields.render([long], moreToCome: true), as: UTF8.self)
         #expect(line.contains("Yamada-Taro-the-third  n"), "\(line)")
+
+        // Named by the user, a free-text field is cut or runs past the edge, never left out (a regression review
+        // saw BIO gone at 30 columns).
+        var bioContext = context(.table, tty: true, width: 30)
+        bioContext.fields = ["id", "login", "name", "bio"]
+        var bio = RecordStreamWriter<User>(context: bioContext, columns: AccountColumns.summary)
+        let named = user(1, "octocat", name: "monalisa octocat", bio: "There once was")
+        let table = String(decoding: bio.render([named]), as: UTF8.self)
+        #expect(table.hasPrefix("ID  LOGIN    NAME") && table.contains("BIO"), "\(table)")
     }
 
     @Test func tableHeaderIsBoldOnlyWithColour() {
@@ -413,10 +422,14 @@ struct StreamedTableRoomTests {
             columns: list, rows: [["1002", "silly-wombat-716", "User", "https://github.com/x"]], width: 40)
         let row = layout.line(["1003", "Wombat-Labs-717", "Organization", "https://github.com/Wombat-Labs-717"])
         // The URL, which could keep only a few letters, is left out of that row; the login stays whole.
-        #expect(row == "1003  Wombat-Labs-717   Organization\n", "\(layout.widths) \(row)")
-        let padded = TableLayout(columns: list, rows: [["1", "octocat", "User", ""]], width: 20)
-        let wide = padded.line(["12345678", "a-long-login-here", "Organization", ""])
-        #expect(wide == "12345678  a-long…  Organization\n", "\(padded.widths) \(wide)")
+        #expect(row == "1003  Wombat-Labs-717  Organization\n", "\(layout.widths) \(row)")
+        // The terminal's free columns go first, and a row that leaves its last columns empty keeps its
+        // alignment; then padding, nearest the wider cell: the login's own before the id's (which moved the login).
+        let aligned = TableLayout(
+            columns: list, rows: [["1002", "silly-wombat-716", "User", "https://github.com/x"]], width: 80)
+        #expect(aligned.line(["1003", "Wombat-Labs-7", "Organization"]) == "1003  Wombat-Labs-7     Organization\n")
+        let full = TableLayout(columns: list, rows: [["1000000", "silly-wombat-716", "User"]], width: 31)
+        #expect(full.line(["1003", "Wombat-Labs-7", "Bot-ish"]) == "1003     Wombat-Labs-7  Bot-ish\n")
     }
 
     @Test func theRoomStaysWithinTheTerminal() {

@@ -319,7 +319,8 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
             let rows = items.map { item in cells(item).map { TerminalSanitizer.sanitize($0) } }
             if tableLayout == nil, !rows.isEmpty {
                 var layout = TableLayout(
-                    columns: columns.map { ($0.header, $0.shrink) }, rows: rows, width: context.width)
+                    columns: columns.map { ($0.header, $0.shrink) }, rows: rows, width: context.width,
+                    dropping: context.fields == nil)
                 if moreToCome {
                     layout = layout.withRoom(
                         natural: columns.map(\.naturalWidth), shrinks: columns.map(\.shrink), width: context.width)

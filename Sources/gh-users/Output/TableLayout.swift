@@ -18,8 +18,11 @@ struct TableLayout: Sendable, Equatable {
     /// cell there (a crawl's ids past the first page's digits) is written whole rather than cut to a number that
     /// is not its own, and the row takes the room from its cells that may be cut.
     let shrinks: [ColumnShrink?]
+    /// The terminal's columns the layout leaves free: a row whose id outgrew its column uses them first.
+    let room: Int
 
-    init(columns: [(header: String, shrink: ColumnShrink?)], rows: [[String]], width: Int) {
+    /// `dropping`: free text may be left out to fit (not for `--fields`, whose columns the user named).
+    init(columns: [(header: String, shrink: ColumnShrink?)], rows: [[String]], width: Int, dropping: Bool = true) {
         headers = columns.map(\.header)
         shrinks = columns.map(\.shrink)
         var widths = columns.map { DisplayWidth.of($0.header) }
@@ -64,7 +67,7 @@ struct TableLayout: Sendable, Equatable {
             // right, as a description is, while another is shown. The last one stays (it may be what the rows are
             // of, as `access`'s repository), and an id, a login or a count is never left out.
             let free = widths.indices.filter { columns[$0].shrink == .second && widths[$0] > 0 }
-            if free.count > 1, let dropped = free.last {
+            if dropping, free.count > 1, let dropped = free.last {
                 total -= widths[dropped] + TableLayout.gap
                 widths[dropped] = 0
                 continue shrinking
@@ -72,12 +75,14 @@ struct TableLayout: Sendable, Equatable {
             break
         }
         self.widths = widths
+        room = max(0, width - total)
     }
 
-    private init(headers: [String], widths: [Int], shrinks: [ColumnShrink?]) {
+    private init(headers: [String], widths: [Int], shrinks: [ColumnShrink?], room: Int) {
         self.headers = headers
         self.widths = widths
         self.shrinks = shrinks
+        self.room = room
     }
 
     /// The room a streamed table claims for a bounded column before free text: all of an id's 10 digits, and 20
@@ -136,7 +141,7 @@ struct TableLayout: Sendable, Equatable {
             widths[index] += share
             spare -= share
         }
-        return TableLayout(headers: headers, widths: widths, shrinks: shrinks)
+        return TableLayout(headers: headers, widths: widths, shrinks: shrinks, room: max(0, spare))
     }
 
     func header(_ colors: ColorScheme) -> String {
@@ -150,13 +155,21 @@ struct TableLayout: Sendable, Equatable {
         let shown = self.widths.indices.filter { self.widths[$0] > 0 && $0 <= (filled.last ?? -1) }
         var widths = self.widths
         // A never-cut cell wider than its column (up to `boundedWidth`) takes its room from the row's other
-        // never-cut cells' padding, then from its cells that may be cut, in the order the layout cuts them and
+        // cells' padding, then from its cells that may be cut, in the order the layout cuts them and
         // never below a readable minimum; what is still missing runs past the edge, as an id is never cut.
         let cellWidths = widths.indices.map { $0 < cells.count ? DisplayWidth.of(cells[$0]) : 0 }
         var over = shown.reduce(0) { sum, index in
             sum + (shrinks[index] == nil ? max(0, min(cellWidths[index], Self.boundedWidth) - widths[index]) : 0)
         }
-        for index in shown where over > 0 && shrinks[index] == nil && cellWidths[index] < widths[index] {
+        // The terminal's free columns first, and those of columns this row leaves empty at its end; then
+        // padding, nearest the wider cell: after it (the columns beyond line up again), then before it.
+        over -=
+            room
+            + self.widths.indices.filter { $0 > (shown.last ?? -1) && self.widths[$0] > 0 }
+            .reduce(0) { $0 + self.widths[$1] + TableLayout.gap }
+        let wider = shown.first { shrinks[$0] == nil && cellWidths[$0] > widths[$0] } ?? 0
+        let nearest = shown.filter { $0 > wider } + shown.filter { $0 < wider }.reversed()
+        for index in nearest where over > 0 && cellWidths[index] < widths[index] {
             let given = min(over, widths[index] - cellWidths[index])
             widths[index] -= given
             over -= given
