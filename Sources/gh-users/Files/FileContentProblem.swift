@@ -22,8 +22,9 @@ struct FileContentProblem: Error, Equatable {
     /// not the run's. One nested past 64 levels is refused too: the scan for a repeated key stops there, and
     /// Foundation reads on to 512 (a key given twice after a deep value went unseen).
     static func beforeDecoding(_ bytes: [UInt8]) -> FileContentProblem? {
-        let text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
-        if text.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) { return FileContentProblem("is empty") }
+        if withoutByteOrderMark(bytes).allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+            return FileContentProblem("is empty")
+        }
         if JSONText.flaw(in: bytes) == .tooDeep {
             return FileContentProblem("nests deeper than \(JSONText.maximumDepth) levels")
         }
@@ -56,8 +57,7 @@ struct FileContentProblem: Error, Equatable {
             ("people", PeopleSnapshot.kindName), ("accounts", FollowSnapshot.kindName),
             ("access", AccessSnapshot.kindName), ("after", AccessState.kindName), ("since", CrawlState.kindName),
         ]
-        // Decoders read past a byte order mark; so does this.
-        let text = Array(bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...])
+        let text = Array(withoutByteOrderMark(bytes))
         let keys = JSONText.keys(at: [], in: text)
         let texts = JSONText.texts(of: ["version", "command", "of", "login"], in: text)
         // The version a number as written (not `"1"`), the command a string (not `5`).
@@ -73,5 +73,10 @@ struct FileContentProblem: Error, Equatable {
         let run = ["gh-users", texts[1], texts[2].isEmpty ? texts[3] : texts[2]].filter { !$0.isEmpty }
         return (key == "after" ? "the state of '" : "the snapshot of '")
             + LocalFileError.held(run.joined(separator: " ")) + "'"
+    }
+
+    /// The bytes after a UTF-8 byte order mark, which the decoders read past: an editor may save one.
+    private static func withoutByteOrderMark(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
+        bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
     }
 }
