@@ -85,6 +85,17 @@ struct AccessStateEndToEndTests {
             #expect(
                 otherMap.stderr.contains(" continues ") && !otherMap.stderr.contains("remove the state file"),
                 "\(otherMap.stderr)")
+            // Nor with a state that cannot be made: that is said first, as list says it, so the fix of `>` is not
+            // followed by a second refusal (before: the `>>` advice, then this on the rerun; a review's find).
+            let noFolder = try await BinaryRunner.shell(
+                #""$GH_USERS" access github --state "$STATE.none/s" --api-url "$API" > "$STATE.out""#,
+                environment: [
+                    "STATE": state, "API": server.baseURL, "GH_TOKEN": StandInTokens.token(for: "octocat"),
+                ])
+            #expect(noFolder.status == 1)
+            #expect(
+                noFolder.stderr.hasPrefix("gh-users: cannot create the lock beside the state file ")
+                    && !noFolder.stderr.contains(">>"), "\(noFolder.stderr)")
             #expect(server.requests.count == asked)
         }
     }

@@ -340,7 +340,7 @@ struct AccessStateTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("s").path
         let fresh = AccessState(organization: "octo-org", filters: [:], format: .tsv, fields: nil, apiURL: nil)
-        guard case .success(var file) = AccessStateFile.open(path, as: fresh, io: Self.streams) else {
+        guard case .success(var file) = AccessStateFile.open(path, as: fresh, io: Self.streams, stdoutFile: nil) else {
             Issue.record("the state did not open")
             return
         }

@@ -222,29 +222,14 @@ struct AccessCommand: GitHubCommand {
         if let changes { return await recordChanges(changes, context, github) }
         var output = AccessOutput(command: self, context: context)
         if let statePath {
-            // As `list --state`: a stdout file must append (`>>`), and one crawl at a time writes it. Only a map's
-            // state counts what `>` emptied; a file that holds none (another command's, a damaged one, another
-            // map's) is said first, as it is, and never offered for removal as this map's.
-            let held: AccessState?
-            do throws(LocalFileError) {
-                held = try AccessStateFile.load(
-                    AccessStateFile.file(statePath),
-                    for: freshState(context.render, apiURL: RecordedAPIRoot.of(github.apiRoot)))
-            } catch {
-                context.io.writeErr("gh-users: \(error.message)\n")
-                return .setupFailed
-            }
-            if let refusal = context.stdoutFile.map(TerminalSanitizer.quotedPath).flatMap({
-                OutputLock.refusal(forStdout: $0, takesOutput: false, stateHeld: held != nil)
-            }) {
-                context.io.writeErr("gh-users: \(refusal.message)\n")
-                return .setupFailed
-            }
+            // As `list --state`: a stdout file must append (`>>`), and one crawl at a time writes it. A file that
+            // holds no map's state (another command's, a damaged one, another map's) is said first, as it is, and
+            // never offered for removal as this map's.
             // stdout a pipe: the state records only the repositories its reader took.
             let pipe = PipeTally<AccessPlace>.of(context.io.out)
             let appending = context.appending(to: pipe)
             let fresh = freshState(appending.render, apiURL: RecordedAPIRoot.of(github.apiRoot))
-            switch AccessStateFile.open(statePath, as: fresh, io: context.io) {
+            switch AccessStateFile.open(statePath, as: fresh, io: context.io, stdoutFile: context.stdoutFile) {
             case .success(let state):
                 output = AccessOutput(command: self, context: appending, state: state, pipe: pipe)
             case .failure(.setupFailed):

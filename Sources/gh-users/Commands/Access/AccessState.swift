@@ -179,12 +179,21 @@ struct AccessStateFile {
     }
 
     /// The state to go on from, checked against this run's map and output; or the outcome, already said, when
-    /// it cannot be used. A map already complete ends the run here, as it ended before.
-    static func open(_ path: String, as fresh: AccessState, io: IOStreams) -> Result<AccessStateFile, Stop> {
+    /// it cannot be used. In `list --state`'s order: the lock, the state as it is, then a `stdoutFile` that must
+    /// append (`>>`), since only a map's state counts what `>` emptied. A map already complete ends the run here,
+    /// as it ended before.
+    static func open(
+        _ path: String, as fresh: AccessState, io: IOStreams, stdoutFile: String?
+    ) -> Result<AccessStateFile, Stop> {
         let file = Self.file(path)
         do throws(LocalFileError) {
             let lock = try file.lock()
             let loaded = try load(file, for: fresh)
+            if let refusal = stdoutFile.map(TerminalSanitizer.quotedPath).flatMap({
+                OutputLock.refusal(forStdout: $0, takesOutput: false, stateHeld: loaded != nil)
+            }) {
+                throw refusal
+            }
             var state = loaded ?? fresh
             if state.complete { return .failure(.complete(state, file.shown)) }
             // A state from an older gh-users takes this run's root, on disk before the next record.
