@@ -161,13 +161,14 @@ struct PeopleChangesRunTests {
     /// `github`'s members as a member of it (`me`, id 9) sees them: the whole list (the owners, then the others,
     /// unless `whole` is given), then the owners' list.
     private func members(
-        admins: [(Int64, String)], others: [(Int64, String)], whole: [(Int64, String)]? = nil, me: Int64 = 9
+        admins: [(Int64, String)], others: [(Int64, String)], whole: [(Int64, String)]? = nil, me: Int64 = 9,
+        org: String = "github"
     ) -> StubTransport {
         let github = StubTransport()
         github.answer("GET /user", json: #"{"login":"me","id":\#(me)}"#)
         for (query, page) in [("", whole ?? admins + others), ("role=admin&", admins)] {
             github.answer(
-                "GET /orgs/github/members?\(query)per_page=100", accounts: page.map(\.0),
+                "GET /orgs/\(org)/members?\(query)per_page=100", accounts: page.map(\.0),
                 logins: Dictionary(uniqueKeysWithValues: page))
         }
         return github
@@ -197,6 +198,25 @@ struct PeopleChangesRunTests {
         let recorded = try #require(try PeopleSnapshotFile(path: folder("m.json")).load())
         #expect(recorded.people == people([(9, "me", "admin"), (2, "bob", "admin"), (3, "carol", "member")]))
         #expect(recorded.subject == .init(command: "members", owner: "github", filters: [:]))
+    }
+
+    /// The organization typed in another case is the same list, and the file keeps its spelling: a run with no
+    /// change leaves it byte for byte (before, `members GitHub` and `members github` rewrote "of" in turn; a
+    /// review's find).
+    @Test func theOwnerInAnotherCaseLeavesTheFileAsItWas() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let (admins, others): ([(Int64, String)], [(Int64, String)]) = ([(9, "me")], [(1, "alice")])
+        let first = await run(
+            members(admins: admins, others: others), ["members", "github", "--changes", folder("m.json")])
+        #expect(first.0 == 0, "\(first.2)")
+        let before = try Array(Data(contentsOf: URL(fileURLWithPath: folder("m.json"))))
+        let again = await run(
+            members(admins: admins, others: others, org: "GitHub"),
+            ["members", "GitHub", "--changes", folder("m.json")])
+        #expect(again.0 == 0, "\(again.2)")
+        #expect(again.1.isEmpty, "\(again.1)")
+        #expect(try Array(Data(contentsOf: URL(fileURLWithPath: folder("m.json")))) == before)
     }
 
     /// The owners' pass came back empty while the whole list was as before: an organization always has an owner,

@@ -44,6 +44,21 @@ struct AccessChangesTests {
         ],
     ]
 
+    /// The organization typed in another case is the same map, and the file keeps its spelling: a run with no
+    /// change leaves it byte for byte (before, `access Octo-Org` and `access octo-org` rewrote "of" in turn; a
+    /// review's find).
+    @Test func theOrganizationInAnotherCaseLeavesTheFileAsItWas() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let file = folder("octo-org.access.json")
+        #expect(await Self.world(Self.first).run(["access", "octo-org", "--changes", file]).status == 0)
+        let before = try Data(contentsOf: URL(fileURLWithPath: file))
+        let again = await Self.world(Self.first).run(["access", "Octo-Org", "--changes", file, "--format", "ndjson"])
+        #expect(again.status == 0, "\(again.err)")
+        #expect(again.out.isEmpty)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before)
+    }
+
     /// A map that collapsed is never recorded as everyone's access removed (before, each of these recorded all
     /// of it removed, exit 0): a listing far short of the repositories it counts, a repository that lists no one
     /// (its owners reach every one), and a map with no one where FILE holds records.

@@ -288,6 +288,9 @@ extension AccessCommand {
                         + "\(LocalFileError.held(previous.description))', not for 'gh-users \(snapshot.description)'. It was left as it "
                         + "is: give each map its own snapshot file")
             }
+            // The organization as the file spells it, another case aside: a run with no change leaves the file as
+            // it was (before, `access GitHub` and `access github` rewrote it in turn; a review's find).
+            if let previous { snapshot.organization = previous.organization }
         } catch {
             io.writeErr("gh-users: \(error.message)\n")
             return .setupFailed

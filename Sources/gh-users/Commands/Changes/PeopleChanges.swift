@@ -254,8 +254,14 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
             // GitHub gives it; a lookup that fails only leaves it unrecorded, and the next run asks again.
             ownerID = try? await lookUpOwnerID(repository).get()
         }
+        // The owner as the file spells it, another case aside: a run with no change leaves the file as it was
+        // (before, `members GitHub` and `members github` rewrote it in turn; a review's find). A rename records
+        // the new name.
+        let owner = previous.flatMap { $0.subject.isSameOwnerName(as: subject) ? $0.subject.owner : nil }
         let snapshot = PeopleSnapshot(
-            subject: subject, people: people, ownerID: ownerID, apiURL: RecordedAPIRoot.of(github.apiRoot))
+            subject: PeopleSnapshot.Subject(
+                command: subject.command, owner: owner ?? subject.owner, filters: subject.filters),
+            people: people, ownerID: ownerID, apiURL: RecordedAPIRoot.of(github.apiRoot))
         let changes =
             previous.map { ListChange.between($0.people, people, namesAddresses: key.fallbackName != nil) } ?? []
         let words = subject.description
