@@ -91,7 +91,7 @@ struct ConditionalFetcher: Sendable {
                 logger.warning(
                     "cannot reach the API (\(ErrorMapping.describe(error.error))); using the copy of \(endpoint) "
                         + "that GitHub last confirmed "
-                        + entry.confirmedAt.formatted(date: .abbreviated, time: .standard)
+                        + entry.confirmedAt.formatted(date: .abbreviated, time: .complete)
                 )
                 unconfirmed.add(UnconfirmedCopy(endpoint: endpoint, confirmedAt: entry.confirmedAt, offline: false))
                 return Fetched(response: response(from: entry, requested: url))

@@ -87,7 +87,7 @@ struct WaitAnnouncerTests {
         #expect(
             err.text.hasSuffix(
                 "gh-users: the graphql rate limit is spent; waiting 30s for its reset at "
-                    + later.formatted(date: .omitted, time: .standard) + "\n"), "\(err.text)")
+                    + later.formatted(date: .omitted, time: .complete) + "\n"), "\(err.text)")
     }
 
     @Test func offATerminalThereIsOneLineAndNoCountdown() async throws {
@@ -117,7 +117,7 @@ struct WaitAnnouncerTests {
         #expect(
             err.text
                 == "gh-users: the rate limit is spent; waiting 1s for its reset at "
-                + reset.formatted(date: .omitted, time: .standard) + "\n")
+                + reset.formatted(date: .omitted, time: .complete) + "\n")
     }
 
     @Test func aSearchWaitNamesTheSearchBucketInItsLineAndItsCountdown() async throws {

@@ -341,7 +341,8 @@ struct ErrorPresenter: Sendable {
     /// The time alone when it is today; with the date when it is not, or "10:42:07" would mislead.
     private func localTime(_ date: Date) -> String {
         let sameDay = Calendar.current.isDate(date, inSameDayAs: current)
-        return date.formatted(date: sameDay ? .omitted : .abbreviated, time: .standard)
+        // With its zone: a log read on another machine, or a cron job's mail, is not read in another one.
+        return date.formatted(date: sameDay ? .omitted : .abbreviated, time: .complete)
     }
 }
 
