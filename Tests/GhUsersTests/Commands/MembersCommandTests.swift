@@ -63,6 +63,12 @@ struct MembersCommandTests {
     @Test(arguments: [
         (["--role", "admin"], "members --role (read:org)"),
         (["--2fa-insecure"], "members --2fa-insecure (read:org, as an owner of the organization)"),
+        // Without a token GitHub lists only the public members: recorded, every private member would be gone
+        // (before: exit 0, the public list recorded as the members'; a review's find).
+        (
+            ["--changes", "/nonexistent-gh-users-test/members.json"],
+            "members --changes (read:org, as a member; --public for the public members' changes)"
+        ),
     ])
     func aFilterWithoutATokenIsRefusedBeforeAnythingIsSent(options: [String], named: String) async {
         let run = await Self.harness(token: false).run(["members", "github"] + options)

@@ -55,7 +55,8 @@ struct MembersCommand: PeopleListCommand {
                 (\(Endpoint.publicMembers)). On a terminal, stderr says which list it was; a server that
                 redirects the request to the public members is said piped or not, and --role or a 2FA filter
                 answered so is exit status 4.
-                --role and the 2FA filters need a token (exit status 4 without one). The 2FA filters are for
+                --role, the 2FA filters and --changes need a token (exit status 4 without one; --changes
+                --public records the public members' changes without one). The 2FA filters are for
                 the organization's owners: GitHub's refusal (422 or 403) is exit status 4, and says so. A 404
                 asks for the organization (GET /orgs/{org}): none by that name is exit status 3.
                 """,
@@ -109,7 +110,11 @@ struct MembersCommand: PeopleListCommand {
         if let filter = list.filters["filter"] {
             return "members --\(filter.replacing("_", with: "-")) (read:org, as an owner of the organization)"
         }
-        return list.filters["role"] != nil ? "members --role (read:org)" : nil
+        if list.filters["role"] != nil { return "members --role (read:org)" }
+        // Without a token GitHub lists only the public members, which a cron job's snapshot would record as every
+        // member, every private one gone (a review's find); --public says that list is the one wanted.
+        return list.changes != nil && !list.publicOnly
+            ? "members --changes (read:org, as a member; --public for the public members' changes)" : nil
     }
 
     /// The public members as GitHub serves them; or the members, whose first page says when GitHub answered with
