@@ -55,8 +55,8 @@ enum HelpTopics {
                 "a runtime failure: network, server error, malformed response, a partial failure in "
                     + "'show A B C' (5 when a rate limit stopped it), or --offline with an answer that is not "
                     + "cached; for 'follows', the answer no; "
-                    + "a write not confirmed at its question (nothing sent); with --state, a pipe's reader that "
-                    + "left before the end"
+                    + "a write not confirmed at its question (nothing sent); with --state or --changes, a pipe's "
+                    + "reader that left before the end"
             ),
             (
                 "2",
@@ -96,7 +96,8 @@ enum HelpTopics {
         ],
         notes: [
             "A reader of stdout that goes away ('gh-users list --all | head -1') ends the run quietly with status "
-                + "0, unless a lookup had already failed ('show A B'), or 'follows' had its answer, which stand. Any "
+                + "0, unless a lookup had already failed ('show A B'), or 'follows' had its answer, which stand; "
+                + "with --state or --changes it is status 1, since only what the reader took is recorded. Any "
                 + "other failed write to stdout (a full disk, a file-size limit, stdout closed from the start with "
                 + "'>&-') is status 1 (2 for 'follows'), with the reason and where to resume."
         ]
