@@ -83,6 +83,39 @@ struct PeopleChangesEndToEndTests {
         }
     }
 
+    /// A nightly job's csv log, appended to (`>> FILE`): one header at its top, then each run's changes, and a run
+    /// with no change adds nothing. Before, every run added a header, which a loader took for a record (a cron
+    /// review's find). A log that begins otherwise gets the header, as a new file does.
+    @Test func aCSVLogAppendedToHasOneHeader() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await withStandIn(users: 100) { server in
+            let log = folder.appendingPathComponent("log.csv").path
+            let other = folder.appendingPathComponent("other.csv").path
+            try Data("date\r\n".utf8).write(to: URL(fileURLWithPath: other))
+            func run(into file: String) async throws -> RunResult {
+                try await BinaryRunner.shell(
+                    #""$GH_USERS" members acme --changes "$SNAPSHOT" --format csv --api-url "$API" --no-cache >> "$LOG""#,
+                    environment: [
+                        "SNAPSHOT": snapshot, "API": server.baseURL, "LOG": file,
+                        "GH_TOKEN": StandInTokens.token(for: "octocat"),
+                    ])
+            }
+            #expect(try await run(into: log).status == 0)
+            try set("jollyotter6", "member", server)
+            #expect(try await run(into: log).status == 0)
+            #expect(try await run(into: log).status == 0)
+            try set("jollyotter6", nil, server)
+            #expect(try await run(into: other).status == 0)
+            let id = try #require(server.population.user(login: "jollyotter6")).id
+            let header = "change,login,id,previous_login,role,previous_role\r\n"
+            let (logText, otherText) = (
+                try String(contentsOfFile: log, encoding: .utf8), try String(contentsOfFile: other, encoding: .utf8)
+            )
+            #expect(logText == header + "added,jollyotter6,\(id),,member,\r\n", "\(logText)")
+            #expect(otherText == "date\r\n" + header + "removed,jollyotter6,\(id),,member,\r\n", "\(otherText)")
+        }
+    }
+
     /// FILE records the API root it was made against: the same `members acme --changes FILE` against another
     /// stand-in (another server, whose list differs) is refused before anything is sent to it, FILE left byte for
     /// byte. Before, the second server's list was compared with the first's and FILE overwritten, exit 0.

@@ -104,6 +104,15 @@ extension SnapshotFile {
             + "the next run reports them again.\n"
     }
 
+    /// csv appended (`>>`) to a log that begins with this run's header: the header is not written again, so a log
+    /// of runs has one, at its top, and a loader takes no later header for a record (before, every run added one;
+    /// a cron review's find). A file that begins otherwise gets the header, as before.
+    static func continuesLog<Item: JSONRecord>(_ command: CommandContext, _ columns: [Column<Item>]) -> Bool {
+        guard command.render.format == .csv, let path = command.stdoutFile else { return false }
+        let header = RecordStreamWriter(context: command.render, columns: columns).csvHeader
+        return AppendedOutputCheck.ends(ofFile: path, count: header.count).start == header
+    }
+
     /// Why a run that took `copy` from the cache compared nothing.
     static func unconfirmed(_ copy: UnconfirmedCopy, listed words: String) -> String {
         let date = copy.confirmedAt.formatted(date: .abbreviated, time: .complete)
@@ -178,7 +187,8 @@ extension SnapshotFile {
             io.writeErr("gh-users: \(error.message). Nothing was written.\n" + untouched)
             return .setupFailed
         }
-        var writer = RecordStreamWriter(context: command.render, columns: columns)
+        var writer = RecordStreamWriter(
+            context: command.render, columns: columns, continuesOutput: Self.continuesLog(command, columns))
         do {
             try io.out.write(writer.render(changes) + writer.finish(completed: true))
         } catch {
