@@ -31,6 +31,11 @@ for index in 1..<Int(CommandLine.argc) {
                 + "was done\n").utf8))
     ExitCleanup.process.exit(64)
 }
+// Too few open files or too little address space would end in a trap or a hang the run could not report.
+if let problem = ResourceLimits.problem() {
+    try? FileDescriptorIO.writeAll(STDERR_FILENO, Array((problem + "\n").utf8))
+    ExitCleanup.process.exit(1)
+}
 // SIGINT, SIGTERM and SIGHUP are caught before anything starts, so none can slip past.
 let interrupts = InterruptHandler()
 let command = Task { await GhUsersApp(environment: .live()).run(Array(CommandLine.arguments.dropFirst())) }

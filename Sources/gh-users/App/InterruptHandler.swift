@@ -39,7 +39,13 @@ final class InterruptHandler {
     init(grace: DispatchTimeInterval = .seconds(1), state: InterruptState = .process) {
         self.state = state
         var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { fatalError("gh-users: cannot create the signal pipe") }
+        guard pipe(&ends) == 0 else {
+            // Past `ResourceLimits`, which leaves room for it; said, not trapped, all the same.
+            let message = Array(
+                "gh-users: cannot create the signal pipe: \(FileDescriptorIO.reason(errno)); nothing was done\n".utf8)
+            _ = message.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+            _exit(1)
+        }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         // A flood of signals must never block the handler: past the pipe's 64 KiB, more are dropped.
         _ = fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK)

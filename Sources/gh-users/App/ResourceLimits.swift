@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What a run needs of `ulimit`, checked before anything starts. Below it the toolchain's own code fails where no
+/// error can be caught: libdispatch waits forever for a thread it cannot start (`ulimit -v 250000` hung, and
+/// SIGTERM never ended it), and a pipe or a socket that cannot be opened traps (`ulimit -n 8`: SIGILL, exit 132,
+/// nothing said). Both are review finds.
+enum ResourceLimits {
+    /// Open files: the standard three, libdispatch's, the signal pipe, the cache, a state and its lock, and a
+    /// connection for each of up to 10 requests at once, with room to spare.
+    static let openFiles: rlim_t = 64
+    /// Address space: the binary and its libraries, a stack for each thread, and answers up to their cap.
+    static let addressSpace: rlim_t = 1 << 30
+
+    /// Nil when a run can go on; else why not, in one line. A soft limit of open files below the need is raised
+    /// toward the hard one first, as Go's runtime raises it: the hard limit is the one the administrator set. An
+    /// address space limit is left as it is, since one is set to keep a program small.
+    static func problem() -> String? {
+        var files = rlimit()
+        if getrlimit(resource(RLIMIT_NOFILE), &files) == 0, files.rlim_cur < openFiles {
+            var raised = files
+            raised.rlim_cur = min(files.rlim_max, 1024)
+            if raised.rlim_cur > files.rlim_cur, setrlimit(resource(RLIMIT_NOFILE), &raised) == 0 {
+                files = raised
+            }
+            if files.rlim_cur < openFiles {
+                return "gh-users: it needs at least \(openFiles) open files, and its limit is \(files.rlim_cur) "
+                    + "(ulimit -n); nothing was done"
+            }
+        }
+        var space = rlimit()
+        if getrlimit(resource(RLIMIT_AS), &space) == 0, space.rlim_cur < addressSpace {
+            return "gh-users: it needs at least \(addressSpace >> 20) MiB of address space, and its limit is "
+                + "\(space.rlim_cur >> 20) MiB (ulimit -v \(space.rlim_cur >> 10)); nothing was done"
+        }
+        return nil
+    }
+
+    #if canImport(Glibc)
+        private static func resource(_ resource: __rlimit_resource) -> Int32 { Int32(resource.rawValue) }
+    #else
+        private static func resource(_ resource: Int32) -> Int32 { resource }
+    #endif
+}
