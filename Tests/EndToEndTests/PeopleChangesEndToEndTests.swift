@@ -84,35 +84,45 @@ struct PeopleChangesEndToEndTests {
     }
 
     /// A nightly job's csv log, appended to (`>> FILE`): one header at its top, then each run's changes, and a run
-    /// with no change adds nothing. Before, every run added a header, which a loader took for a record (a cron
-    /// review's find). A log that begins otherwise gets the header, as a new file does.
+    /// with no change adds nothing; a log whose header ends in LF, or follows a byte order mark, is the same log, as
+    /// `list --output` takes it. Before, every run added a header, which a loader took for a record (a cron
+    /// review's find). A log that begins otherwise gets the header, as a new file does, and so does one stdout
+    /// does not append to (`1<>`), written from its start (the header kept there; a regression review's find).
     @Test func aCSVLogAppendedToHasOneHeader() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try await withStandIn(users: 100) { server in
-            let log = folder.appendingPathComponent("log.csv").path
-            let other = folder.appendingPathComponent("other.csv").path
-            try Data("date\r\n".utf8).write(to: URL(fileURLWithPath: other))
-            func run(into file: String) async throws -> RunResult {
+            let header = "change,login,id,previous_login,role,previous_role"
+            let files = ["log", "other", "lf", "bom", "open"].map { folder.appendingPathComponent($0 + ".csv").path }
+            let starts = ["", "date\r\n", header + "\n", "\u{FEFF}" + header + "\r\n", header + "\r\nold,line\r\n"]
+            for (file, start) in zip(files, starts) { try Data(start.utf8).write(to: URL(fileURLWithPath: file)) }
+            func run(into file: String, _ redirection: String = ">>") async throws -> RunResult {
                 try await BinaryRunner.shell(
-                    #""$GH_USERS" members acme --changes "$SNAPSHOT" --format csv --api-url "$API" --no-cache >> "$LOG""#,
+                    #""$GH_USERS" members acme --changes "$SNAPSHOT" --format csv --api-url "$API" --no-cache "#
+                        + redirection + #" "$LOG""#,
                     environment: [
                         "SNAPSHOT": snapshot, "API": server.baseURL, "LOG": file,
                         "GH_TOKEN": StandInTokens.token(for: "octocat"),
                     ])
             }
-            #expect(try await run(into: log).status == 0)
+            #expect(try await run(into: files[0]).status == 0)
             try set("jollyotter6", "member", server)
-            #expect(try await run(into: log).status == 0)
-            #expect(try await run(into: log).status == 0)
-            try set("jollyotter6", nil, server)
-            #expect(try await run(into: other).status == 0)
+            #expect(try await run(into: files[0]).status == 0)
+            #expect(try await run(into: files[0]).status == 0)
             let id = try #require(server.population.user(login: "jollyotter6")).id
-            let header = "change,login,id,previous_login,role,previous_role\r\n"
-            let (logText, otherText) = (
-                try String(contentsOfFile: log, encoding: .utf8), try String(contentsOfFile: other, encoding: .utf8)
-            )
-            #expect(logText == header + "added,jollyotter6,\(id),,member,\r\n", "\(logText)")
-            #expect(otherText == "date\r\n" + header + "removed,jollyotter6,\(id),,member,\r\n", "\(otherText)")
+            for (index, member) in [nil, "member", nil, "member"].enumerated() {
+                try set("jollyotter6", member, server)
+                #expect(try await run(into: files[index + 1], index == 3 ? "1<>" : ">>").status == 0)
+            }
+            // Decoded as they are: `String(contentsOfFile:)` drops a byte order mark.
+            let texts = try files.map {
+                String(decoding: try Data(contentsOf: URL(fileURLWithPath: $0)), as: UTF8.self)
+            }
+            let (added, removed) = ("added,jollyotter6,\(id),,member,\r\n", "removed,jollyotter6,\(id),,member,\r\n")
+            #expect(texts[0] == header + "\r\n" + added, "\(texts[0])")
+            #expect(texts[1] == "date\r\n" + header + "\r\n" + removed, "\(texts[1])")
+            #expect(texts[2] == header + "\n" + added, "\(texts[2])")
+            #expect(texts[3] == "\u{FEFF}" + header + "\r\n" + removed, "\(texts[3])")
+            #expect(texts[4].hasPrefix(header + "\r\n" + added), "\(texts[4])")
         }
     }
 

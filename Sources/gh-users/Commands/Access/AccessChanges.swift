@@ -279,6 +279,7 @@ extension AccessCommand {
             apiURL: RecordedAPIRoot.of(github.apiRoot))
         let lock: OwnedFileLock
         let previous: AccessSnapshot?
+        var spelled = organization.value
         do throws(LocalFileError) {
             lock = try file.lock()
             previous = try file.load(against: github.apiRoot)
@@ -288,9 +289,10 @@ extension AccessCommand {
                         + "\(LocalFileError.held(previous.description))', not for 'gh-users \(snapshot.description)'. It was left as it "
                         + "is: give each map its own snapshot file")
             }
-            // The organization as the file spells it, another case aside: a run with no change leaves the file as
-            // it was (before, `access GitHub` and `access github` rewrote it in turn; a review's find).
-            if let previous { snapshot.organization = previous.organization }
+            // The file keeps its spelling of the organization, another case aside: a run with no change leaves it
+            // as it was (before, `access GitHub` and `access github` rewrote it in turn; a review's find). What the
+            // run says names the organization as typed.
+            if let previous { spelled = previous.organization }
         } catch {
             io.writeErr("gh-users: \(error.message)\n")
             return .setupFailed
@@ -303,7 +305,7 @@ extension AccessCommand {
             command: self, progress: ProgressLine(io: io, noun: "records"),
             // The map the file recorded, and an eighth more, as the new map's room.
             text: AccessSnapshotText(
-                organization: snapshot.organization, filters: snapshot.filters, apiURL: snapshot.apiURL,
+                organization: spelled, filters: snapshot.filters, apiURL: snapshot.apiURL,
                 capacity: previous?.text.map { $0.bytes.count + $0.bytes.count / 8 } ?? 0),
             stream: AccessChangeStream(old: previous))
         var summary = AccessReadSummary()

@@ -104,13 +104,19 @@ extension SnapshotFile {
             + "the next run reports them again.\n"
     }
 
-    /// csv appended (`>>`) to a log that begins with this run's header: the header is not written again, so a log
-    /// of runs has one, at its top, and a loader takes no later header for a record (before, every run added one;
-    /// a cron review's find). A file that begins otherwise gets the header, as before.
+    /// csv appended (`>>`) to a log that begins with this run's header and ends a line, as `list --output` takes
+    /// one (an LF header, a byte order mark): the header is not written again, so a log of runs has one, at its
+    /// top, and a loader takes no later header for a record (before, every run added one; a cron review's find).
+    /// Any other file gets the header, as before; so does one stdout does not append to (`1<> FILE`), where this
+    /// run writes from the start.
     static func continuesLog<Item: JSONRecord>(_ command: CommandContext, _ columns: [Column<Item>]) -> Bool {
-        guard command.render.format == .csv, let path = command.stdoutFile else { return false }
-        let header = RecordStreamWriter(context: command.render, columns: columns).csvHeader
-        return AppendedOutputCheck.ends(ofFile: path, count: header.count).start == header
+        guard command.render.format == .csv, let path = command.stdoutFile,
+            fcntl(STDOUT_FILENO, F_GETFL) & O_APPEND != 0
+        else { return false }
+        let check = AppendedOutputCheck(
+            format: .csv, header: RecordStreamWriter(context: command.render, columns: columns).csvHeader)
+        let (start, last) = AppendedOutputCheck.ends(ofFile: path, count: check.readLength)
+        return check.refusal("", start: start, last: last) == nil
     }
 
     /// Why a run that took `copy` from the cache compared nothing.
