@@ -147,7 +147,7 @@ package enum AccessBodies {
                 errors.append(
                     #"{"type":"FORBIDDEN","path":["r\#(index)","collaborators"],"#
                         + #""locations":[{"line":\#(3 + 3 * index),"column":5}],"#
-                        + #""message":"Must have push access to view repository collaborators."}"#)
+                        + #""message":"You do not have permission to view repository collaborators."}"#)
             case .notFound(let name):
                 members.append(#""r\#(index)":null"#)
                 errors.append(

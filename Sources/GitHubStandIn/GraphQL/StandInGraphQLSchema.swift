@@ -160,8 +160,9 @@ struct StandInGraphQLSchema {
     /// `collaborators(affiliation: ALL, login:)`, `login` naming one person alone (case aside).
     func collaborators(of repository: StandInWorld.Repository, _ field: Field) throws -> Result {
         guard world.canPush(caller, to: repository) else {
-            // GitHub's words, as GraphQL clients quote its FORBIDDEN here (githubv4 and graphql_client filters).
-            let message = "Must have push access to view repository collaborators."
+            // GitHub's words since 2023 (steampipe-plugin-github#291, planet-of-the-bugs#161, refined-github#9817);
+            // REST's 403 still says "Must have push access to view repository collaborators." (2018).
+            let message = "You do not have permission to view repository collaborators."
             throw StandInGraphQLFieldError(type: "FORBIDDEN", message: message)
         }
         let login = field.text("login")
