@@ -15,7 +15,7 @@ struct ResourceLimitsEndToEndTests {
         ),
         (
             "ulimit -v 250000",
-            "gh-users: it needs at least 1024 MiB of address space, and its limit is 244 MiB (ulimit -v 250000); "
+            "gh-users: it needs at least 384 MiB of address space, and its limit is 244 MiB (ulimit -v 250000); "
                 + "nothing was done\n"
         ),
     ])

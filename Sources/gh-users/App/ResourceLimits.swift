@@ -13,7 +13,7 @@ enum ResourceLimits {
     /// connection for each of up to 10 requests at once, with room to spare.
     static let openFiles: rlim_t = 64
     /// Address space: the binary and its libraries, a stack for each thread, and answers up to their cap.
-    static let addressSpace: rlim_t = 1 << 30
+    static let addressSpace: rlim_t = 384 << 20
 
     /// Nil when a run can go on; else why not, in one line. A soft limit of open files below the need is raised
     /// toward the hard one first, as Go's runtime raises it: the hard limit is the one the administrator set. An

@@ -56,7 +56,7 @@ enum HelpTopics {
                     + "'show A B C' (5 when a rate limit stopped it), or --offline with an answer that is not "
                     + "cached; for 'follows', the answer no; "
                     + "a write not confirmed at its question (nothing sent); with --state or --changes, a pipe's "
-                    + "reader that left before the end; ulimit -n under 64 or ulimit -v under 1 GiB (nothing done)"
+                    + "reader that left before the end; ulimit -n under 64 or ulimit -v under 384 MiB (nothing done)"
             ),
             (
                 "2",
@@ -97,8 +97,8 @@ enum HelpTopics {
         notes: [
             "A reader of stdout that goes away ('gh-users list --all | head -1') ends the run quietly with status "
                 + "0, unless a lookup had already failed ('show A B'), or 'follows' had its answer, which stand; "
-                + "with --state it is status 1, the state recording only what the reader took, and with "
-                + "--changes that had changes for it, which then records nothing. Any "
+                + "with --state it is status 1, the state recording only what the reader took, and so it is "
+                + "with --changes that had changes to write, which then records nothing. Any "
                 + "other failed write to stdout (a full disk, a file-size limit, stdout closed from the start with "
                 + "'>&-') is status 1 (2 for 'follows'), with the reason and where to resume."
         ]
