@@ -88,6 +88,8 @@ struct PeopleChangesEndToEndTests {
     /// `list --output` takes it. Before, every run added a header, which a loader took for a record (a cron
     /// review's find). A log that begins otherwise gets the header, as a new file does, and so does one stdout
     /// does not append to (`1<>`), written from its start (the header kept there; a regression review's find).
+    /// Two runs into one `>` (`{ run; run; } > log`) write one header too: the second run's stdout is past the
+    /// first's records, though it does not append (a regression review's find).
     @Test func aCSVLogAppendedToHasOneHeader() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try await withStandIn(users: 100) { server in
@@ -118,6 +120,24 @@ struct PeopleChangesEndToEndTests {
                 String(decoding: try Data(contentsOf: URL(fileURLWithPath: $0)), as: UTF8.self)
             }
             let (added, removed) = ("added,jollyotter6,\(id),,member,\r\n", "removed,jollyotter6,\(id),,member,\r\n")
+            // Two snapshots that both lack jollyotter6, then two runs that report it, through one `>`.
+            let paths = ["1.json", "2.json", "grouped.csv"].map { folder.appendingPathComponent($0).path }
+            let (first, second, grouped) = (paths[0], paths[1], paths[2])
+            try set("jollyotter6", nil, server)
+            let twice =
+                #"for file in "$FIRST" "$SECOND"; do "$GH_USERS" members acme --changes "$file" --format csv "#
+                + #"--api-url "$API" --no-cache; done"#
+            let environment = [
+                "FIRST": first, "SECOND": second, "API": server.baseURL,
+                "GH_TOKEN": StandInTokens.token(for: "octocat"),
+            ]
+            #expect(try await BinaryRunner.shell(twice + " > /dev/null", environment: environment).status == 0)
+            try set("jollyotter6", "member", server)
+            let grouping = try await BinaryRunner.shell(
+                twice + #" > "$GROUPED""#, environment: environment.merging(["GROUPED": grouped]) { $1 })
+            #expect(grouping.status == 0, "\(grouping.stderr)")
+            let groupedText = try String(contentsOfFile: grouped, encoding: .utf8)
+            #expect(groupedText == header + "\r\n" + added + added, "\(groupedText)")
             #expect(texts[0] == header + "\r\n" + added, "\(texts[0])")
             #expect(texts[1] == "date\r\n" + header + "\r\n" + removed, "\(texts[1])")
             #expect(texts[2] == header + "\n" + added, "\(texts[2])")

@@ -47,6 +47,8 @@ struct AppEnvironment: Sendable {
     var programNameIsChosen = false
     /// The regular file stdout writes to, when it is one, for hints that must append to it again.
     var stdoutFile: String?
+    /// stdout writes after what that file held when the run began (`FileDescriptorIO.writesAfterContents`).
+    var stdoutContinues = false
     /// Everything GitHub serves, over one connection, cache and retry policy.
     var makeGitHub: @Sendable (SessionRequest) -> GitHubReader
     /// nil when there is no cache directory to look after.
@@ -78,6 +80,7 @@ struct AppEnvironment: Sendable {
             programName: CommandLine.arguments.first ?? "gh-users",
             programNameIsChosen: CommandLine.arguments.first.map { !FileDescriptorIO.namesThisExecutable($0) } ?? false,
             stdoutFile: FileDescriptorIO.regularFilePath(of: STDOUT_FILENO),
+            stdoutContinues: FileDescriptorIO.writesAfterContents(of: STDOUT_FILENO),
             makeGitHub: { request in
                 // URLSession's own timeout is only a backstop: the client cancels an attempt at its deadline.
                 // Paging is serial, so the connection pool only matters for `show`'s concurrency, at most 10.

@@ -112,6 +112,14 @@ enum FileDescriptorIO {
         return path.hasPrefix("/") && isSameFile(descriptor, path) ? path : nil
     }
 
+    /// Whether writes to `descriptor` go after what its file holds: it appends (`>> log`), or earlier writes
+    /// through it moved its offset past the start (`{ gh-users …; gh-users …; } > log`); false for `1<> log`,
+    /// which writes from the start, and for a descriptor that is not open.
+    static func writesAfterContents(of descriptor: Int32) -> Bool {
+        let flags = fcntl(descriptor, F_GETFL)
+        return flags != -1 && (flags & O_APPEND != 0 || lseek(descriptor, 0, SEEK_CUR) > 0)
+    }
+
     /// Whether `argv0` names the running executable, as a path or through PATH, links followed; true when that
     /// cannot be told (no /proc).
     static func namesThisExecutable(_ argv0: String) -> Bool {

@@ -86,6 +86,7 @@ struct GhUsersApp: Sendable {
             common: common,
             programName: io.stderrIsTTY || environment.programNameIsChosen ? environment.programName : "gh-users",
             stdoutFile: environment.stdoutFile,
+            stdoutContinues: environment.stdoutContinues,
             writeClock: environment.writeClock
         )
     }

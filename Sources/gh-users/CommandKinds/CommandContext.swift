@@ -11,6 +11,9 @@ struct CommandContext: Sendable {
     var programName = "gh-users"
     /// The regular file stdout appends to, when it is one (`>> users.tsv`): where a rerun must append too.
     var stdoutFile: String?
+    /// stdout writes after what `stdoutFile` held when the run began: it appends, or an earlier run moved its
+    /// offset (`{ gh-users …; gh-users …; } > log`).
+    var stdoutContinues = false
     /// How the command waits on its reader (`OutputSink.waitForReader`): the real clock, or a test's.
     var sleep: @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
     /// The clock a write command spaces its writes by: the real one, or a test's.
@@ -25,7 +28,7 @@ extension CommandContext {
         presenter.waitsOutSearchLimit = true
         var context = CommandContext(
             io: io, render: render, presenter: presenter, common: common, programName: programName,
-            stdoutFile: stdoutFile)
+            stdoutFile: stdoutFile, stdoutContinues: stdoutContinues)
         (context.sleep, context.writeClock) = (sleep, writeClock)
         return context
     }
@@ -59,6 +62,6 @@ extension CommandContext {
         )
         return CommandContext(
             io: io, render: render, presenter: presenter, common: common, programName: programName,
-            stdoutFile: file == nil ? stdoutFile : nil)
+            stdoutFile: file == nil ? stdoutFile : nil, stdoutContinues: file == nil && stdoutContinues)
     }
 }

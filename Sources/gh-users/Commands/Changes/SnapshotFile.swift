@@ -107,16 +107,16 @@ extension SnapshotFile {
     /// csv appended (`>>`) to a log that begins with this run's header and ends a line, as `list --output` takes
     /// one (an LF header, a byte order mark): the header is not written again, so a log of runs has one, at its
     /// top, and a loader takes no later header for a record (before, every run added one; a cron review's find).
-    /// Any other file gets the header, as before; so does one stdout does not append to (`1<> FILE`), where this
-    /// run writes from the start.
+    /// So is one a run before wrote it through the same stdout (`{ gh-users …; gh-users …; } > log`). Any other
+    /// file gets the header, as before; so does `1<> FILE`, where this run writes from the start.
     static func continuesLog<Item: JSONRecord>(_ command: CommandContext, _ columns: [Column<Item>]) -> Bool {
-        guard command.render.format == .csv, let path = command.stdoutFile,
-            fcntl(STDOUT_FILENO, F_GETFL) & O_APPEND != 0
-        else { return false }
+        guard command.render.format == .csv, command.stdoutContinues, let path = command.stdoutFile else {
+            return false
+        }
         let check = AppendedOutputCheck(
             format: .csv, header: RecordStreamWriter(context: command.render, columns: columns).csvHeader)
         let (start, last) = AppendedOutputCheck.ends(ofFile: path, count: check.readLength)
-        return check.refusal("", start: start, last: last) == nil
+        return check.accepts(start: start, last: last)
     }
 
     /// Why a run that took `copy` from the cache compared nothing.

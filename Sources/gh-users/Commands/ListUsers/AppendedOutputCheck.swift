@@ -33,6 +33,11 @@ struct AppendedOutputCheck: Sendable {
         shapeRefusal(file, start: start) ?? Self.unendedRefusal(file, last: last, start: start)
     }
 
+    /// Whether a file that begins with `start` and ends with `last` may be appended to (`refusal`'s nil).
+    func accepts(start: [UInt8]?, last: UInt8?) -> Bool {
+        refusal("", start: start, last: last) == nil
+    }
+
     /// The refusal of a file that does not begin as this run's output would.
     private func shapeRefusal(_ file: String, start: [UInt8]?) -> LocalFileError? {
         let shownHeader = "'" + Self.shown(header.dropLast(2)) + "'"
