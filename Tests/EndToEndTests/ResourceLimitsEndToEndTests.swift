@@ -5,13 +5,23 @@ import Testing
 /// `ulimit` below what a run needs ends it with one line and exit 1 before anything starts. Before, libdispatch
 /// waited forever for a thread it could not start (`ulimit -v 250000`: no output, and SIGTERM never ended it) and
 /// a pipe or a socket that could not be opened trapped (`ulimit -n 8`: SIGILL, exit 132, nothing said); both
-/// were a review's finds. A soft limit of open files below the need is raised toward the hard one, and the run
-/// goes on.
+/// were a review's finds. Files the parent left open count: 57 of them under `ulimit -n 64` trapped too, though
+/// the limit was 64 (a regression review's find). A soft limit of open files below the need is raised toward the
+/// hard one, and the run goes on.
 struct ResourceLimitsEndToEndTests {
+    /// Opens descriptors 3 to 59 on /dev/null, as a parent that leaks them would leave them.
+    static let inherited = #"for fd in $(seq 3 59); do eval "exec $fd</dev/null"; done; "#
+
     @Test(arguments: [
         (
             "ulimit -n 8",
-            "gh-users: it needs at least 64 open files, and its limit is 8 (ulimit -n); nothing was done\n"
+            "gh-users: it needs 64 open files besides the 3 open when it started, and its limit is 8 (ulimit -n); "
+                + "nothing was done\n"
+        ),
+        (
+            inherited + "ulimit -n 64",
+            "gh-users: it needs 64 open files besides the 60 open when it started, and its limit is 64 "
+                + "(ulimit -n); nothing was done\n"
         ),
         (
             "ulimit -v 250000",
@@ -31,10 +41,11 @@ struct ResourceLimitsEndToEndTests {
         }
     }
 
-    @Test func aLowSoftLimitOfOpenFilesIsRaisedAndTheRunGoesOn() async throws {
+    @Test(arguments: ["ulimit -S -n 8", inherited + "ulimit -S -n 64"])
+    func aLowSoftLimitOfOpenFilesIsRaisedAndTheRunGoesOn(limit: String) async throws {
         try await withStandIn(users: 20) { server in
             let result = try await BinaryRunner.shell(
-                #"ulimit -S -n 8; "$GH_USERS" show octocat --api-url "$API" --no-cache --format tsv"#,
+                limit + #"; "$GH_USERS" show octocat --api-url "$API" --no-cache --format tsv"#,
                 environment: ["API": server.baseURL, "GH_TOKEN": StandInTokens.token(for: "octocat")])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.hasPrefix("octocat\t1\t"), "\(result.stdout)")

@@ -7,10 +7,11 @@
 /// What a run needs of `ulimit`, checked before anything starts. Below it the toolchain's own code fails where no
 /// error can be caught: libdispatch waits forever for a thread it cannot start (`ulimit -v 250000` hung, and
 /// SIGTERM never ended it), and a pipe or a socket that cannot be opened traps (`ulimit -n 8`: SIGILL, exit 132,
-/// nothing said). Both are review finds.
+/// nothing said). Both are review finds. Files a parent left open count against the limit too: with 57 of them
+/// (`exec 3<… 59<…`) a limit of 64 trapped as well.
 enum ResourceLimits {
-    /// Open files: the standard three, libdispatch's, the signal pipe, the cache, a state and its lock, and a
-    /// connection for each of up to 10 requests at once, with room to spare.
+    /// Open files besides those open when the run starts: libdispatch's, the signal pipe, the cache, a state and
+    /// its lock, and a connection for each of up to 10 requests at once, with room to spare.
     static let openFiles: rlim_t = 64
     /// Address space: the binary and its libraries, a stack for each thread, and answers up to their cap.
     static let addressSpace: rlim_t = 384 << 20
@@ -20,15 +21,16 @@ enum ResourceLimits {
     /// address space limit is left as it is, since one is set to keep a program small.
     static func problem() -> String? {
         var files = rlimit()
-        if getrlimit(resource(RLIMIT_NOFILE), &files) == 0, files.rlim_cur < openFiles {
+        let open = openAtStart()
+        if getrlimit(resource(RLIMIT_NOFILE), &files) == 0, files.rlim_cur < open + openFiles {
             var raised = files
-            raised.rlim_cur = min(files.rlim_max, 1024)
+            raised.rlim_cur = min(files.rlim_max, max(1024, open + openFiles))
             if raised.rlim_cur > files.rlim_cur, setrlimit(resource(RLIMIT_NOFILE), &raised) == 0 {
                 files = raised
             }
-            if files.rlim_cur < openFiles {
-                return "gh-users: it needs at least \(openFiles) open files, and its limit is \(files.rlim_cur) "
-                    + "(ulimit -n); nothing was done"
+            if files.rlim_cur < open + openFiles {
+                return "gh-users: it needs \(openFiles) open files besides the \(open) open when it started, and its "
+                    + "limit is \(files.rlim_cur) (ulimit -n); nothing was done"
             }
         }
         var space = rlimit()
@@ -37,6 +39,18 @@ enum ResourceLimits {
                 + "\(space.rlim_cur >> 20) MiB (ulimit -v \(space.rlim_cur >> 10)); nothing was done"
         }
         return nil
+    }
+
+    /// The files open now (Linux's /proc/self/fd, less the descriptor that reads it); the standard three where
+    /// that cannot be read.
+    private static func openAtStart() -> rlim_t {
+        guard let folder = opendir("/proc/self/fd") else { return 3 }
+        defer { closedir(folder) }
+        var entries: rlim_t = 0
+        while let entry = readdir(folder) {
+            if withUnsafeBytes(of: entry.pointee.d_name, { $0.first }) != UInt8(ascii: ".") { entries += 1 }
+        }
+        return entries > 0 ? entries - 1 : 3
     }
 
     #if canImport(Glibc)

@@ -56,7 +56,8 @@ enum HelpTopics {
                     + "'show A B C' (5 when a rate limit stopped it), or --offline with an answer that is not "
                     + "cached; for 'follows', the answer no; "
                     + "a write not confirmed at its question (nothing sent); with --state or --changes, a pipe's "
-                    + "reader that left before the end; ulimit -n under 64 or ulimit -v under 384 MiB (nothing done)"
+                    + "reader that left before the end; ulimit -n leaving under 64 files free or ulimit -v under "
+                    + "384 MiB, --help and --version too (nothing done)"
             ),
             (
                 "2",
