@@ -146,6 +146,44 @@ struct PeopleChangesEndToEndTests {
         }
     }
 
+    /// A log whose last line has no end (a run killed as it wrote): changes that would join that line are not
+    /// written, and not recorded, so the run after the line is mended reports them. Before, a csv header was glued
+    /// to the cut line; tsv's and ndjson's first change would have been.
+    @Test(arguments: [("csv", "change,login\r\nadded,cut"), ("ndjson", "{\"change\":"), ("tsv", "added\tcut")])
+    func changesAreNotGluedToALogsUnendedLine(format: String, start: String) async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await withStandIn(users: 100) { server in
+            let log = folder.appendingPathComponent("log").path
+            func run() async throws -> RunResult {
+                try await BinaryRunner.shell(
+                    #""$GH_USERS" members acme --changes "$SNAPSHOT" --format "$FORMAT" --api-url "$API" "#
+                        + #"--no-cache >> "$LOG""#,
+                    environment: [
+                        "SNAPSHOT": snapshot, "API": server.baseURL, "LOG": log, "FORMAT": format,
+                        "GH_TOKEN": StandInTokens.token(for: "octocat"),
+                    ])
+            }
+            #expect(try await run().status == 0)
+            let recorded = try Data(contentsOf: URL(fileURLWithPath: snapshot))
+            try Data(start.utf8).write(to: URL(fileURLWithPath: log))
+            try set("jollyotter6", "member", server)
+            let refused = try await run()
+            #expect(refused.status == 1)
+            #expect(
+                refused.stderr.hasPrefix(
+                    "gh-users: stdout's file '\(log)' ends inside a line (its last byte is no line end)"),
+                "\(refused.stderr)")
+            #expect(try String(contentsOfFile: log, encoding: .utf8) == start)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: snapshot)) == recorded)
+            // Mended, the log takes the change the refused run did not record.
+            try Data((start + "\n").utf8).write(to: URL(fileURLWithPath: log))
+            let mended = try await run()
+            #expect(mended.status == 0, "\(mended.stderr)")
+            let text = try String(contentsOfFile: log, encoding: .utf8)
+            #expect(text.hasPrefix(start + "\n") && text.contains("jollyotter6"), "\(text)")
+        }
+    }
+
     /// FILE records the API root it was made against: the same `members acme --changes FILE` against another
     /// stand-in (another server, whose list differs) is refused before anything is sent to it, FILE left byte for
     /// byte. Before, the second server's list was compared with the first's and FILE overwritten, exit 0.

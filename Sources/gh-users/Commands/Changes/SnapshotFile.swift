@@ -119,6 +119,16 @@ extension SnapshotFile {
         return check.accepts(start: start, last: last)
     }
 
+    /// The refusal of changes that would go on after a file stdout continues (`>> log`) whose last line has no
+    /// end (a run killed as it wrote, a line typed without one): the first change would join that line, and a
+    /// loader would lose both (before, a csv header was glued to it). nil for any other stdout.
+    static func unendedLog(_ command: CommandContext) -> LocalFileError? {
+        guard command.stdoutContinues, let path = command.stdoutFile else { return nil }
+        let (start, last) = AppendedOutputCheck.ends(ofFile: path, count: 3)
+        return AppendedOutputCheck.unendedRefusal(
+            "stdout's file \(TerminalSanitizer.quotedPath(path))", last: last, start: start)
+    }
+
     /// Why a run that took `copy` from the cache compared nothing.
     static func unconfirmed(_ copy: UnconfirmedCopy, listed words: String) -> String {
         let date = copy.confirmedAt.formatted(date: .abbreviated, time: .complete)
@@ -195,8 +205,13 @@ extension SnapshotFile {
         }
         var writer = RecordStreamWriter(
             context: command.render, columns: columns, continuesOutput: Self.continuesLog(command, columns))
+        let output = writer.render(changes) + writer.finish(completed: true)
+        if !output.isEmpty, let refusal = Self.unendedLog(command) {
+            io.writeErr("gh-users: \(refusal.message).\n" + untouched)
+            return .setupFailed
+        }
         do {
-            try io.out.write(writer.render(changes) + writer.finish(completed: true))
+            try io.out.write(output)
         } catch {
             let outcome = CommandOutcome.writeFailed(error, io: io)
             // With no change, csv's header or json's `[]` is all a gone reader missed: the run records, as tsv's

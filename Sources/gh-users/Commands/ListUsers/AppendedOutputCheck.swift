@@ -83,7 +83,7 @@ struct AppendedOutputCheck: Sendable {
     /// `--state` killed mid-write, a line typed without its end), which this run's first record would join into
     /// one line, `{"a":1{"login":…`. nil when the file ends a line, is empty (or holds a byte order mark alone,
     /// as an editor saves an empty file), or could not be read (`last` nil); `start` is how the file begins.
-    private static func unendedRefusal(_ file: String, last: UInt8?, start: [UInt8]?) -> LocalFileError? {
+    static func unendedRefusal(_ file: String, last: UInt8?, start: [UInt8]?) -> LocalFileError? {
         guard let last, last != UInt8(ascii: "\n"), start != [0xEF, 0xBB, 0xBF] else { return nil }
         return LocalFileError(
             message: "\(file) ends inside a line (its last byte is no line end): a record cut short, which this "
