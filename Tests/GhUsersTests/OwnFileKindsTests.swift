@@ -4,7 +4,9 @@ import Testing
 
 /// gh-users's own files given where another kind is asked: each is named for what it is, with no list of the
 /// keys the other kind wants and no advice to remove it, which would lose that other run's record (an exit-code
-/// review found `members --changes` given an access map's snapshot told to "remove it to start again").
+/// review found `members --changes` given an access map's snapshot told to "remove it to start again"). A
+/// snapshot's filters are named as its own list's refusal names them (before, `members github (role=admin)` was
+/// called `members github`).
 struct OwnFileKindsTests {
     typealias Reader = (kind: String, decode: @Sendable ([UInt8]) -> Result<Void, FileContentProblem>)
 
@@ -12,8 +14,8 @@ struct OwnFileKindsTests {
     static let files: [(kind: String, text: String, said: String)] = [
         (
             PeopleSnapshot.kindName,
-            #"{"version":1,"command":"members","of":"github","filters":{},"people":[{"id":1,"login":"octocat"}]}"#,
-            "the snapshot of 'gh-users members github'"
+            #"{"version":1,"command":"members","of":"github","filters":{"role":"admin"},"people":[]}"#,
+            "the snapshot of 'gh-users members github (role=admin)'"
         ),
         (
             FollowSnapshot.kindName,
@@ -22,8 +24,8 @@ struct OwnFileKindsTests {
         ),
         (
             AccessSnapshot.kindName,
-            #"{"version":1,"command":"access","of":"github","filters":{},"access":[]}"#,
-            "the snapshot of 'gh-users access github'"
+            #"{"version":1,"command":"access","of":"github","filters":{"repo":"a,b","permission":"write"},"access":[]}"#,
+            "the snapshot of 'gh-users access github (permission=write, repo=a,b)'"
         ),
         (
             AccessState.kindName,

@@ -71,8 +71,12 @@ struct FileContentProblem: Error, Equatable {
         else { return nil }
         if kind == CrawlState.kindName { return "the state of a list crawl" }
         let run = ["gh-users", texts[1], texts[2].isEmpty ? texts[3] : texts[2]].filter { !$0.isEmpty }
-        return (key == "after" ? "the state of '" : "the snapshot of '")
-            + LocalFileError.held(run.joined(separator: " ")) + "'"
+        // Its filters as the list's own refusal names them: `members github (role=admin)`.
+        let filters = JSONText.keys(at: ["filters"], in: text).map {
+            "\($0)=" + JSONText.text(at: ["filters", $0], in: text)
+        }
+        let shown = run.joined(separator: " ") + (filters.isEmpty ? "" : " (" + filters.joined(separator: ", ") + ")")
+        return (key == "after" ? "the state of '" : "the snapshot of '") + LocalFileError.held(shown) + "'"
     }
 
     /// The bytes after a UTF-8 byte order mark, which the decoders read past: an editor may save one.
