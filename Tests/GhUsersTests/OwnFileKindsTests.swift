@@ -6,7 +6,7 @@ import Testing
 /// keys the other kind wants and no advice to remove it, which would lose that other run's record (an exit-code
 /// review found `members --changes` given an access map's snapshot told to "remove it to start again"). A
 /// snapshot's filters are named as its own list's refusal names them (before, `members github (role=admin)` was
-/// called `members github`).
+/// called `members github`), and a follower snapshot's set operation as its option (`followers octocat --mutual`).
 struct OwnFileKindsTests {
     typealias Reader = (kind: String, decode: @Sendable ([UInt8]) -> Result<Void, FileContentProblem>)
 
@@ -21,6 +21,11 @@ struct OwnFileKindsTests {
             FollowSnapshot.kindName,
             #"{"version":2,"command":"followers","account_id":1,"login":"octocat","filter":null,"accounts":[]}"#,
             "the snapshot of 'gh-users followers octocat'"
+        ),
+        (
+            FollowSnapshot.kindName,
+            #"{"version":2,"command":"followers","account_id":1,"login":"octocat","filter":"mutual","accounts":[]}"#,
+            "the snapshot of 'gh-users followers octocat --mutual'"
         ),
         (
             AccessSnapshot.kindName,

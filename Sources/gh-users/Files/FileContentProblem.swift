@@ -70,7 +70,11 @@ struct FileContentProblem: Error, Equatable {
             kind == CrawlState.kindName || written.1 == UInt8(ascii: "\"")
         else { return nil }
         if kind == CrawlState.kindName { return "the state of a list crawl" }
-        let run = ["gh-users", texts[1], texts[2].isEmpty ? texts[3] : texts[2]].filter { !$0.isEmpty }
+        // A follower snapshot's set operation as its option: `followers octocat --mutual`.
+        let operation = JSONText.value(at: ["filter"], in: text)?.first == UInt8(ascii: "\"")
+        let run =
+            ["gh-users", texts[1], texts[2].isEmpty ? texts[3] : texts[2]].filter { !$0.isEmpty }
+            + (operation ? ["--" + JSONText.text(of: "filter", in: text)] : [])
         // Its filters as the list's own refusal names them: `members github (role=admin)`.
         let filters = JSONText.keys(at: ["filters"], in: text).map {
             "\($0)=" + JSONText.text(at: ["filters", $0], in: text)
