@@ -6,32 +6,6 @@ import AtomicCore
     import Darwin
 #endif
 
-/// A local file that cannot be used as it is (a crawl's state or output, a follower snapshot). The message names
-/// the file and says what was (not) done; the run stops with status 1.
-struct LocalFileError: Error, Equatable, CustomStringConvertible {
-    let message: String
-    var description: String { message }
-
-    /// Paths are quoted where the message is written (`TerminalSanitizer.quotedPath`); words a file holds (a
-    /// snapshot's command or filter, a state's format) are made safe here, since the file may not be gh-users's:
-    /// the message is one line, a line break in those words shown as `\n`, so none can print a line of its own.
-    init(message: String) {
-        self.message = TerminalSanitizer.sanitize(message)
-    }
-}
-
-extension LocalFileError {
-    /// Words a file holds (a snapshot's command, the API root it was made against), as a message quotes them:
-    /// on one line, control and format characters shown by their escapes, at most 200 characters. The file may
-    /// not be gh-users's: a line break in it must not start a line of its own, nor a huge value fill the log.
-    static func held(_ text: String) -> String {
-        let limit = 200
-        let scalars = text.unicodeScalars
-        let cut = scalars.count > limit ? String(String.UnicodeScalarView(scalars.prefix(limit))) + "…" : text
-        return String(TerminalSanitizer.quotedPath(cut).dropFirst().dropLast())
-    }
-}
-
 /// A small file gh-users owns and rewrites whole (`list --state`, `followers --changes`). It is read once and
 /// replaced atomically: a new file beside it is written, flushed to disk and renamed over it, and the directory
 /// is flushed, so a crash or a power cut leaves either the old file or the new one, never half of either. The
@@ -136,6 +110,7 @@ struct OwnedFile: Sendable {
         guard let bytes = try read() else { return nil }
         switch FileContentProblem.reading(bytes, as: what, option: option, decode) {
         case .success(let value):
+            try checkWritable()
             return value
         case .failure(let problem):
             if let own = problem.remedy {
@@ -148,6 +123,18 @@ struct OwnedFile: Sendable {
                 message: "the \(kind) \(shown) \(problem.detail), so it is not \(what). It was left as it is: "
                     + remedy)
         }
+    }
+
+    /// A file of this kind whose owner may not write to it (`chmod a-w`, kept as a baseline) is refused before the
+    /// run asks anything: a rename would replace it all the same, and the baseline would be lost without a word.
+    private func checkWritable() throws(LocalFileError) {
+        var info = stat()
+        guard stat(target, &info) == 0, info.st_mode & S_IWUSR == 0 else { return }
+        let mode = "0" + String(info.st_mode & 0o7777, radix: 8)
+        throw LocalFileError(
+            message: "the \(kind) \(shown) is read-only (mode \(mode)), and a run replaces it with what it finds. It "
+                + "was left as it is: make it writable (chmod u+w \(ShellWord.quote(path))) to go on from it, or "
+                + "give \(option) another file")
     }
 
     /// Replaces the file atomically with `bytes`, 0600 whatever the umask or an older file's mode.
