@@ -124,7 +124,8 @@ extension SnapshotFile {
     /// loader would lose both (before, a csv header was glued to it). nil for any other stdout.
     static func unendedLog(_ command: CommandContext) -> LocalFileError? {
         guard command.stdoutContinues, let path = command.stdoutFile else { return nil }
-        let (start, last) = AppendedOutputCheck.ends(ofFile: path, count: 3)
+        // Four bytes: a file of a byte order mark alone is empty, one with a byte after it is not.
+        let (start, last) = AppendedOutputCheck.ends(ofFile: path, count: 4)
         return AppendedOutputCheck.unendedRefusal(
             "stdout's file \(TerminalSanitizer.quotedPath(path))", last: last, start: start)
     }
