@@ -20,22 +20,28 @@ var noCoreFile = rlimit(rlim_cur: 0, rlim_max: 0)
 setrlimit(Int32(RLIMIT_CORE.rawValue), &noCoreFile)
 // Foundation's own traces of URLSession print every header, the token's too: `--debug` is gh-users's trace.
 for variable in ["URLSessionDebugLibcurl", "URLSessionDebug"] { unsetenv(variable) }
+/// Ends a run that cannot start: `line` on stderr, and `status`, with nothing done.
+func refuseToStart(_ line: String, status: Int32 = 1) -> Never {
+    try? FileDescriptorIO.writeAll(STDERR_FILENO, Array((line + "\n").utf8))
+    ExitCleanup.process.exit(status)
+}
+// Swift reads the arguments from /proc on Linux: without it (a chroot or a sandbox that has none) there are none,
+// not even the program's name, and the loop below trapped (SIGILL, nothing said). Said, and nothing done.
+if CommandLine.argc < 1 {
+    refuseToStart(
+        "gh-users: it cannot read its own arguments (Swift reads them from /proc/self/cmdline on Linux: is /proc "
+            + "mounted?); nothing was done")
+}
 // An argument that is not UTF-8 reaches `CommandLine.arguments` with U+FFFD in place of its bytes: `me edit
 // --location` wrote "Z\u{FFFD}rich" to the profile, a path named another file. Refused before anything is done.
 for index in 1..<Int(CommandLine.argc) {
     guard let raw = CommandLine.unsafeArgv[index], String(validatingCString: raw) == nil else { continue }
-    try? FileDescriptorIO.writeAll(
-        STDERR_FILENO,
-        Array(
-            ("Error: argument \(index) is not valid UTF-8, which gh-users would have to change to take it; nothing "
-                + "was done\n").utf8))
-    ExitCleanup.process.exit(64)
+    refuseToStart(
+        "Error: argument \(index) is not valid UTF-8, which gh-users would have to change to take it; nothing was "
+            + "done", status: 64)
 }
 // Too few open files or too little address space would end in a trap or a hang the run could not report.
-if let problem = ResourceLimits.problem() {
-    try? FileDescriptorIO.writeAll(STDERR_FILENO, Array((problem + "\n").utf8))
-    ExitCleanup.process.exit(1)
-}
+if let problem = ResourceLimits.problem() { refuseToStart(problem) }
 // SIGINT, SIGTERM and SIGHUP are caught before anything starts, so none can slip past.
 let interrupts = InterruptHandler()
 let command = Task { await GhUsersApp(environment: .live()).run(Array(CommandLine.arguments.dropFirst())) }

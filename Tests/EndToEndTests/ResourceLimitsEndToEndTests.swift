@@ -41,6 +41,32 @@ struct ResourceLimitsEndToEndTests {
         }
     }
 
+    /// Whether this machine can run a shell with /proc hidden (`unshare -m`, as root).
+    static let canHideProc: Bool = {
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/bin/bash")
+        probe.arguments = [
+            "-c", "unshare -m bash -c 'mount -t tmpfs none /proc && [ ! -e /proc/self/fd ]' 2>/dev/null",
+        ]
+        guard (try? probe.run()) != nil else { return false }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0
+    }()
+
+    /// Without /proc Swift finds no arguments on Linux, not even the program's name: said, exit 1, where the
+    /// first loop over them trapped (SIGILL, exit 132, nothing said; found while testing the open-files count).
+    @Test(.enabled(if: canHideProc, "needs unshare -m and mount, as root, to hide /proc"))
+    func withoutProcItSaysItCannotReadItsArguments() async throws {
+        let result = try await BinaryRunner.shell(
+            #"unshare -m bash -c 'mount -t tmpfs none /proc && exec "$GH_USERS" --version'"#)
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr
+                == "gh-users: it cannot read its own arguments (Swift reads them from /proc/self/cmdline on Linux: is "
+                + "/proc mounted?); nothing was done\n", "\(result.stderr)")
+    }
+
     @Test(arguments: ["ulimit -S -n 8", inherited + "ulimit -S -n 64"])
     func aLowSoftLimitOfOpenFilesIsRaisedAndTheRunGoesOn(limit: String) async throws {
         try await withStandIn(users: 20) { server in

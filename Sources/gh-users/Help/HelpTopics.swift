@@ -57,7 +57,7 @@ enum HelpTopics {
                     + "cached; for 'follows', the answer no; "
                     + "a write not confirmed at its question (nothing sent); with --state or --changes, a pipe's "
                     + "reader that left before the end; ulimit -n leaving under 64 files free or ulimit -v under "
-                    + "384 MiB, --help and --version too (nothing done)"
+                    + "384 MiB, --help and --version too, or no /proc to read the arguments from (nothing done)"
             ),
             (
                 "2",
