@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import gh_users
@@ -86,6 +87,24 @@ struct OwnFileKindsTests {
                     .init(
                         "is \(file.said), not \(PeopleSnapshot.kindName)",
                         remedy: "give --changes a file of its own for this run")))
+    }
+
+    /// A snapshot with more filters than the name shows is named by its first ones, cut at 200 characters, as
+    /// before its filters were read only that far (a file of 20,000 took 16 s when each was looked up from the
+    /// start: a speed this test does not time; it pins that the bounded reading names the same).
+    @Test func manyFiltersAreNamedByTheFirstOnes() {
+        let filters = (0..<20_000).map { String(format: "\"f%05d\":\"v\"", $0) }.joined(separator: ",")
+        let text = #"{"version":1,"command":"members","of":"github","filters":{"# + filters + #"},"people":[]}"#
+        let result = FileContentProblem.reading(
+            Array(text.utf8), as: FollowSnapshot.kindName, option: "--changes",
+            { FollowSnapshot.decode($0).map { _ in true } })
+        guard case .failure(let problem) = result else {
+            Issue.record("read as a follower snapshot")
+            return
+        }
+        let shown =
+            "gh-users members github (" + (0..<20_000).map { String(format: "f%05d=v", $0) }.joined(separator: ", ")
+        #expect(problem.detail == "is the snapshot of '\(shown.prefix(200))…', not \(FollowSnapshot.kindName)")
     }
 
     /// An empty file is said to be empty, with the usual remedy (before: the list of every key its kind wants).
