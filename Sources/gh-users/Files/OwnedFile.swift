@@ -110,7 +110,6 @@ struct OwnedFile: Sendable {
         guard let bytes = try read() else { return nil }
         switch FileContentProblem.reading(bytes, as: what, option: option, decode) {
         case .success(let value):
-            try checkWritable()
             return value
         case .failure(let problem):
             if let own = problem.remedy {
@@ -125,15 +124,17 @@ struct OwnedFile: Sendable {
         }
     }
 
-    /// A file of this kind whose owner may not write to it (`chmod a-w`, kept as a baseline) is refused before the
-    /// run asks anything: a rename would replace it all the same, and the baseline would be lost without a word.
+    /// A file of this kind whose owner may not write to it (`chmod a-w`, kept as a baseline) is not replaced: a
+    /// rename would replace it all the same, and the baseline would be lost without a word. Checked as a
+    /// replacement is prepared, so a finished crawl's state, never replaced, still reads, and a file of another
+    /// list is called that first.
     private func checkWritable() throws(LocalFileError) {
         var info = stat()
         guard stat(target, &info) == 0, info.st_mode & S_IWUSR == 0 else { return }
         let mode = "0" + String(info.st_mode & 0o7777, radix: 8)
         throw LocalFileError(
             message: "the \(kind) \(shown) is read-only (mode \(mode)), and a run replaces it with what it finds. It "
-                + "was left as it is: make it writable (chmod u+w \(ShellWord.quote(path))) to go on from it, or "
+                + "was left as it is: make it writable (chmod u+w -- \(ShellWord.quote(path))) to go on from it, or "
                 + "give \(option) another file")
     }
 
@@ -164,6 +165,7 @@ struct OwnedFile: Sendable {
     /// `bytes` written to the temporary file and flushed to disk, for `commit`.
     func prepare(_ bytes: [UInt8]) throws(LocalFileError) -> Replacement {
         try checkLinks()
+        try checkWritable()
         let temporary = temporaryPath
         // A temporary file left by a killed run is removed (only its name: a hard link planted there loses
         // nothing), and the new one is made afresh, never opened through whatever stands at its name.
