@@ -24,6 +24,12 @@ struct ResourceLimitsEndToEndTests {
                 + "(ulimit -n); nothing was done\n"
         ),
         (
+            // Above 1,024 too (a regression review's find: a count that stopped there let 1,088 files trap).
+            #"ulimit -n 1100; for fd in $(seq 3 1090); do eval "exec $fd</dev/null"; done"#,
+            "gh-users: it needs 64 open files besides the 1091 open when it started, and its limit is 1100 "
+                + "(ulimit -n); nothing was done\n"
+        ),
+        (
             "ulimit -v 250000",
             "gh-users: it needs at least 384 MiB of address space, and its limit is 244 MiB (ulimit -v 250000); "
                 + "nothing was done\n"

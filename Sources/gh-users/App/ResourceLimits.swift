@@ -21,13 +21,14 @@ enum ResourceLimits {
     /// address space limit is left as it is, since one is set to keep a program small.
     static func problem() -> String? {
         var files = rlimit()
-        if getrlimit(resource(RLIMIT_NOFILE), &files) == 0, files.rlim_cur < openBelow(files.rlim_cur) + openFiles {
+        if getrlimit(resource(RLIMIT_NOFILE), &files) == 0, case let open = openNow(below: files.rlim_cur),
+            files.rlim_cur < open + openFiles
+        {
             var raised = files
-            raised.rlim_cur = min(files.rlim_max, max(1024, openBelow(files.rlim_cur) + openFiles))
+            raised.rlim_cur = min(files.rlim_max, max(1024, open + openFiles))
             if raised.rlim_cur > files.rlim_cur, setrlimit(resource(RLIMIT_NOFILE), &raised) == 0 {
                 files = raised
             }
-            let open = openBelow(files.rlim_cur)
             if files.rlim_cur < open + openFiles {
                 return "gh-users: it needs \(openFiles) open files besides the \(open) open when it started, and its "
                     + "limit is \(files.rlim_cur) (ulimit -n); nothing was done"
@@ -41,13 +42,22 @@ enum ResourceLimits {
         return nil
     }
 
-    /// The descriptors open below `limit`, the ones a new file could have taken, asked of each (at most 1,024, a
-    /// quarter of a millisecond): a new file takes the lowest free one, so those above do not matter. Counting
-    /// /proc/self/fd instead assumed three where /proc cannot be read (a container without it, another system),
-    /// and 57 inherited files trapped again there (a regression review's find).
-    private static func openBelow(_ limit: rlim_t) -> rlim_t {
-        (0..<Int32(min(limit, 1024))).reduce(0) { open, descriptor in open + (fcntl(descriptor, F_GETFD) == -1 ? 0 : 1)
+    /// The files open now: /dev/fd's entries (Linux's /proc/self/fd, the BSDs' and macOS's fdescfs) less the
+    /// descriptor that reads it; where it cannot be read, the descriptors below `limit` asked one by one, at most
+    /// 1,024 of them (counting /proc alone once took three where it could not be read, and 57 inherited files
+    /// trapped; a regression review's find).
+    private static func openNow(below limit: rlim_t) -> rlim_t {
+        guard let folder = opendir("/dev/fd") else {
+            return (0..<Int32(min(limit, 1024))).reduce(0) { open, descriptor in
+                open + (fcntl(descriptor, F_GETFD) == -1 ? 0 : 1)
+            }
         }
+        defer { closedir(folder) }
+        var entries: rlim_t = 0
+        while let entry = readdir(folder) {
+            if withUnsafeBytes(of: entry.pointee.d_name, { $0.first }) != UInt8(ascii: ".") { entries += 1 }
+        }
+        return max(entries, 1) - 1
     }
 
     #if canImport(Glibc)
