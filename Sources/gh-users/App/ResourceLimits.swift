@@ -42,10 +42,10 @@ enum ResourceLimits {
         return nil
     }
 
-    /// The files open now: /dev/fd's entries (Linux's /proc/self/fd, the BSDs' and macOS's fdescfs) less the
-    /// descriptor that reads it; where it cannot be read, the descriptors below `limit` asked one by one, at most
-    /// 1,024 of them (counting /proc alone once took three where it could not be read, and 57 inherited files
-    /// trapped; a regression review's find).
+    /// The files open below `limit` now: /dev/fd's entries (Linux's /proc/self/fd, the BSDs' and macOS's
+    /// fdescfs) less the descriptor that reads it; where it cannot be read, the descriptors below `limit` asked
+    /// one by one, at most 1,024 of them (counting /proc alone once took three where it could not be read, and
+    /// 57 inherited files trapped; a regression review's find).
     private static func openNow(below limit: rlim_t) -> rlim_t {
         guard let folder = opendir("/dev/fd") else {
             return (0..<Int32(min(limit, 1024))).reduce(0) { open, descriptor in
@@ -53,9 +53,13 @@ enum ResourceLimits {
             }
         }
         defer { closedir(folder) }
+        // Only those below the limit: a new file takes the lowest free number, so one above it takes no room.
         var entries: rlim_t = 0
         while let entry = readdir(folder) {
-            if withUnsafeBytes(of: entry.pointee.d_name, { $0.first }) != UInt8(ascii: ".") { entries += 1 }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if let descriptor = rlim_t(name), descriptor < limit { entries += 1 }
         }
         return max(entries, 1) - 1
     }
