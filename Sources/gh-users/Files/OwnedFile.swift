@@ -126,9 +126,9 @@ struct OwnedFile: Sendable {
 
     /// A file of this kind whose owner may not write to it (`chmod a-w`, kept as a baseline) is not replaced: a
     /// rename would replace it all the same, and the baseline would be lost without a word. Checked as a
-    /// replacement is prepared, so a finished crawl's state, never replaced, still reads, and a file of another
-    /// list is called that first.
-    private func checkWritable() throws(LocalFileError) {
+    /// replacement is prepared, so a finished crawl's state, never replaced, still reads; a `--changes` run asks
+    /// it too once it knows the file is its list's, before its first request.
+    func checkWritable() throws(LocalFileError) {
         var info = stat()
         guard stat(target, &info) == 0, info.st_mode & S_IWUSR == 0 else { return }
         let mode = "0" + String(info.st_mode & 0o7777, radix: 8)

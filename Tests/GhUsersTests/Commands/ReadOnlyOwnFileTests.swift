@@ -7,8 +7,9 @@ import Testing
 /// A snapshot or state file its owner made read-only (`chmod a-w`, a baseline kept to compare with) is not
 /// replaced: the run that would replace it stops there, exit 1, nothing written, the file byte for byte and still
 /// read-only. Before, a rename (which needs only the folder's write permission) replaced it without a word. The
-/// check is made where a replacement is prepared, so a finished shard's state, never replaced, still reads (a
-/// regression review found the first version, which checked on reading, failing such a shard).
+/// check is made where a replacement is prepared, and by `--changes` once the file is known to be its list's, so a
+/// finished shard's state, never replaced, still reads, and another list's file is called that (a regression
+/// review found the first version, which checked on reading, failing such a shard).
 struct ReadOnlyOwnFileTests {
     static func readOnly(_ text: String, in folder: Folder) throws -> String {
         let file = folder("kept.json")
@@ -43,23 +44,66 @@ struct ReadOnlyOwnFileTests {
         try Self.expectKept(file, text)
     }
 
-    /// A snapshot is replaced once the list is read: the changes are not written, and the next run (made
-    /// writable) reports them.
-    @Test func aReadOnlySnapshotIsNotReplacedAndItsChangesNotWritten() async throws {
+    /// A state that needs nothing added, so the run did not rewrite it before its first request: a crawl's, and an
+    /// access map's begun. Read-only, each is refused before any request (a review found a page, and a
+    /// repository's records, written before the refusal).
+    @Test(arguments: [
+        (["list", "--format", "csv"], #"{"version":1,"since":5,"format":"csv","api_url":"https://api.github.com"}"#),
+        (
+            ["access", "octo-org", "--format", "tsv"],
+            String(
+                decoding: AccessState(
+                    organization: "octo-org", filters: [:], format: .tsv, fields: nil, apiURL: "https://api.github.com"
+                ).encoded, as: UTF8.self)
+        ),
+    ])
+    func aCompleteReadOnlyStateIsRefusedBeforeTheFirstRequest(arguments: [String], text: String) async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let file = try Self.readOnly(text, in: folder)
+        let harness = CommandHarness.signedIn()
+        let run = await harness.run(arguments + ["--state", file])
+        #expect(run.status == 1, "\(run.err)")
+        #expect(run.out.isEmpty, "\(run.out)")
+        #expect(run.err == Self.refusal("state file", file, "--state") + "\n", "\(run.err)")
+        #expect(harness.http.calls.isEmpty, "\(harness.http.calls)")
+        try Self.expectKept(file, text)
+    }
+
+    static let access =
+        #"{"version":1,"command":"access","of":"octo-org","filters":{},"access":["# + "\n"
+        + #"{"repository":"octo-org/api","login":"octocat","id":3,"permission":"read","sources":[]}"# + "\n]}\n"
+
+    /// A snapshot of the list asked for is refused before the first request: no change is written, and the next
+    /// run (made writable) reports them.
+    @Test(arguments: [
+        (["members", "github"], SnapshotServerTests.people("members", "github", root: nil)),
+        (["followers", "me"], SnapshotServerTests.followers(root: nil)), (["access", "octo-org"], Self.access),
+    ])
+    func aReadOnlySnapshotIsRefusedBeforeTheFirstRequest(arguments: [String], text: String) async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let file = try Self.readOnly(text, in: folder)
+        let harness = CommandHarness.signedIn()
+        let run = await harness.run(arguments + ["--changes", file, "--format", "csv"])
+        #expect(run.status == 1, "\(run.err)")
+        #expect(run.out.isEmpty, "\(run.out)")
+        #expect(run.err == Self.refusal("snapshot file", file, "--changes") + "\n", "\(run.err)")
+        #expect(harness.http.calls.isEmpty, "\(harness.http.calls)")
+        try Self.expectKept(file, text)
+    }
+
+    /// Another list's snapshot is called that, read-only or not: making it writable would not let this run use it.
+    @Test func anotherListsReadOnlySnapshotIsCalledAnotherListsFirst() async throws {
         let folder = try Folder()
         defer { folder.remove() }
         let text = SnapshotServerTests.followers(root: nil)
         let file = try Self.readOnly(text, in: folder)
         let harness = CommandHarness.signedIn()
-        harness.http.answer("GET /users/me", json: #"{"login":"me","id":9,"followers":2,"following":0}"#)
-        harness.http.answer("GET /users/me/followers?per_page=100", accounts: [1, 2], logins: [1: "alice", 2: "bob"])
-        let run = await harness.run(["followers", "me", "--changes", file, "--format", "tsv"])
+        let run = await harness.run(["following", "me", "--changes", file])
         #expect(run.status == 1, "\(run.err)")
-        #expect(run.out.isEmpty, "\(run.out)")
-        #expect(
-            run.err
-                == Self.refusal("snapshot file", file, "--changes") + ". Nothing was written.\n"
-                + "gh-users: the snapshot file '\(file)' was left as it was.\n", "\(run.err)")
+        #expect(run.err.contains("was made for 'gh-users followers me'"), "\(run.err)")
+        #expect(!run.err.contains("read-only"), "\(run.err)")
         try Self.expectKept(file, text)
     }
 

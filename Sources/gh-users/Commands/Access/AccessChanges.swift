@@ -289,6 +289,7 @@ extension AccessCommand {
                         + "\(LocalFileError.held(previous.description))', not for 'gh-users \(snapshot.description)'. It was left as it "
                         + "is: give each map its own snapshot file")
             }
+            try file.checkWritable()
             // The file keeps its spelling of the organization, another case aside: a run with no change leaves it
             // as it was (before, `access GitHub` and `access github` rewrote it in turn; a review's find). What the
             // run says names the organization as typed.

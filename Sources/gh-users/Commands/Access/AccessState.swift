@@ -196,6 +196,8 @@ struct AccessStateFile {
             }
             var state = loaded ?? fresh
             if state.complete { return .failure(.complete(state, file.shown)) }
+            // Read-only, it could not record the first repository: refused before the first request.
+            try file.checkWritable()
             // A state from an older gh-users takes this run's root, on disk before the next record.
             state.apiURL = state.apiURL ?? fresh.apiURL
             // On disk before the first record, so a run that cannot write it stops before anything is written.

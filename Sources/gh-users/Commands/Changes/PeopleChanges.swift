@@ -153,6 +153,7 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
                         + "'gh-users \(subject.description)'. It was left "
                         + "as it is: give each list its own snapshot file")
             }
+            try file.checkWritable()
         } catch {
             io.writeErr("gh-users: \(error.message)\n")
             return .setupFailed

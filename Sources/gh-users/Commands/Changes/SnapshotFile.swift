@@ -81,6 +81,11 @@ struct SnapshotFile<Contents: SnapshotContents>: Sendable {
         try file.commit(replacement)
     }
 
+    /// A read-only file, which the run could not replace, refused before the first request (`checkWritable`).
+    func checkWritable() throws(LocalFileError) {
+        try file.checkWritable()
+    }
+
     /// One run at a time: two overlapping nightly runs would both report the same changes.
     func lock() throws(LocalFileError) -> OwnedFileLock {
         try file.lock()

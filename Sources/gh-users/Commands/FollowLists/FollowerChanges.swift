@@ -67,6 +67,7 @@ struct FollowerChangesCoordinator {
                         "the snapshot file \(TerminalSanitizer.quotedPath(file.path)) was made for 'gh-users \(LocalFileError.held(recorded.command))', not for "
                         + "'gh-users \(requested)'. It was left as it is: give each list its own snapshot file")
             }
+            try file.checkWritable()
         } catch {
             io.writeErr("gh-users: \(error.message)\n")
             return .setupFailed

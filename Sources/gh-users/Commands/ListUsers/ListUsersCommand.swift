@@ -247,6 +247,14 @@ enum ListUsersCommand {
             }
             return .finished(.success)
         }
+        // A state its owner made read-only, which every page would replace, stops the run before its first request
+        // (before, a resumed crawl wrote a page and then stopped, a review's find).
+        do throws(LocalFileError) {
+            try stateFile?.file.checkWritable()
+        } catch {
+            context.io.writeErr("gh-users: \(error.message)\n")
+            return .finished(.setupFailed)
+        }
         // A state is on disk before the first page is written, so a kill between that page and its state still
         // finds the output's length to cut back to (and a state that cannot be written stops the run now). An
         // older state gets this run's settings here, once StateCheck has found nothing written under it, and
