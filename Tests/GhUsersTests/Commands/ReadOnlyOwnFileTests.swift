@@ -107,6 +107,31 @@ struct ReadOnlyOwnFileTests {
         try Self.expectKept(file, text)
     }
 
+    /// A follower snapshot names its account by login, which only the profile ties to an account: one named by
+    /// another login is called another account's when the profile says so, read-only or not, and one of a renamed
+    /// account is refused as read-only after its profile, before its list is asked for.
+    @Test(arguments: [
+        ("octocat", 3, "was made for the followers of me (account id 9)"), ("me-renamed", 9, "read-only"),
+    ])
+    func aReadOnlyFollowerSnapshotNamedByAnotherLoginIsCheckedOnceItsProfileIsRead(
+        login: String, id: Int, said: String
+    ) async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let text = SnapshotServerTests.followers(root: nil)
+        let file = try Self.readOnly(text, in: folder)
+        let harness = CommandHarness.signedIn()
+        harness.http.answer(
+            "GET /users/\(login)", json: #"{"login":"\#(login)","id":\#(id),"followers":1,"following":0}"#)
+        let run = await harness.run(["followers", login, "--changes", file])
+        #expect(run.status == 1, "\(run.err)")
+        #expect(run.out.isEmpty, "\(run.out)")
+        #expect(run.err.contains(said), "\(run.err)")
+        #expect(run.err.components(separatedBy: "gh-users:").count == 2, "one refusal: \(run.err)")
+        #expect(harness.http.calls == ["GET /users/\(login)"], "\(harness.http.calls)")
+        try Self.expectKept(file, text)
+    }
+
     /// A shard crawled to its end replaces nothing: read-only, it is still nothing to do, exit 0.
     @Test func aFinishedShardsReadOnlyStateIsNothingToDo() async throws {
         let folder = try Folder()

@@ -67,7 +67,11 @@ struct FollowerChangesCoordinator {
                         "the snapshot file \(TerminalSanitizer.quotedPath(file.path)) was made for 'gh-users \(LocalFileError.held(recorded.command))', not for "
                         + "'gh-users \(requested)'. It was left as it is: give each list its own snapshot file")
             }
-            try file.checkWritable()
+            // Refused before the first request where the file is known to be this account's list; another
+            // account's (or one named by the token, whose login only the profile tells) is called that first.
+            if previous.map({ $0.subject.account.login.lowercased() == options.login?.value.lowercased() }) ?? true {
+                try file.checkWritable()
+            }
         } catch {
             io.writeErr("gh-users: \(error.message)\n")
             return .setupFailed
@@ -95,6 +99,12 @@ struct FollowerChangesCoordinator {
                     + "\(relation.rawValue) of \(recorded.accountDescription), but \(whose) is "
                     + "\(subject.accountDescription). It was left as it is: give each account its own snapshot file")
             io.writeErr("gh-users: \(refusal.message)\n")
+            return .setupFailed
+        }
+        do throws(LocalFileError) {
+            try file.checkWritable()
+        } catch {
+            io.writeErr("gh-users: \(error.message)\n")
             return .setupFailed
         }
 
