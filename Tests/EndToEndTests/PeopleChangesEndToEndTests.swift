@@ -189,6 +189,50 @@ struct PeopleChangesEndToEndTests {
         }
     }
 
+    /// A snapshot or a state that the binary wrote, given as where records go (`>>` under `--changes`, a
+    /// mistyped `--output`), is exit 1 and left byte for byte, and the changes are not recorded: records after
+    /// it would break the JSON its own run reads whole (a tester's find: the next run refused it).
+    @Test func aSnapshotOrAStateIsNoPlaceForRecords() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await withStandIn(users: 100) { server in
+            let other = folder.appendingPathComponent("followers.json").path
+            let state = folder.appendingPathComponent("crawl.state").path
+            let environment = [
+                "SNAPSHOT": snapshot, "OTHER": other, "STATE": state, "API": server.baseURL,
+                "GH_TOKEN": StandInTokens.token(for: "octocat"),
+            ]
+            let made = try await BinaryRunner.shell(
+                #""$GH_USERS" followers octocat --changes "$OTHER" --api-url "$API" --no-cache && "#
+                    + #""$GH_USERS" list --limit 3 --state "$STATE" --output "$STATE.tsv" --api-url "$API" --no-cache && "#
+                    + #""$GH_USERS" members acme --changes "$SNAPSHOT" --api-url "$API" --no-cache"#,
+                environment: environment)
+            #expect(made.status == 0, "\(made.stderr)")
+            let (followers, crawl, members) = try (
+                Data(contentsOf: URL(fileURLWithPath: other)), Data(contentsOf: URL(fileURLWithPath: state)),
+                Data(contentsOf: URL(fileURLWithPath: snapshot))
+            )
+            try set("jollyotter6", "member", server)
+            let appended = try await BinaryRunner.shell(
+                #""$GH_USERS" members acme --changes "$SNAPSHOT" --api-url "$API" --no-cache >> "$OTHER""#,
+                environment: environment)
+            #expect(appended.status == 1)
+            #expect(
+                appended.stderr.hasPrefix(
+                    "gh-users: stdout's file '\(other)' is the snapshot of 'gh-users followers octocat', which "
+                        + "gh-users reads whole and replaces"), "\(appended.stderr)")
+            let output = try await BinaryRunner.shell(
+                #""$GH_USERS" list --limit 2 --output "$STATE" --format ndjson --api-url "$API" --no-cache"#,
+                environment: environment)
+            #expect(output.status == 1)
+            #expect(
+                output.stderr.hasPrefix("gh-users: the output file '\(state)' is the state of a list crawl"),
+                "\(output.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == followers)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == crawl)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: snapshot)) == members)
+        }
+    }
+
     /// FILE records the API root it was made against: the same `members acme --changes FILE` against another
     /// stand-in (another server, whose list differs) is refused before anything is sent to it, FILE left byte for
     /// byte. Before, the second server's list was compared with the first's and FILE overwritten, exit 0.

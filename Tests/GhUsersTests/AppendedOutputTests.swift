@@ -86,6 +86,62 @@ struct AppendedOutputTests {
         #expect(refused.err.contains("Nothing was written, and the file is as it was"))
     }
 
+    /// gh-users's own files, as their kinds write them, and what a refusal calls each.
+    static let ownFiles: [(text: String, called: String)] = [
+        (SnapshotServerTests.people("members", "github", root: nil), "the snapshot of 'gh-users members github'"),
+        (SnapshotServerTests.followers(root: nil), "the snapshot of 'gh-users followers me'"),
+        (ReadOnlyOwnFileTests.access, "the snapshot of 'gh-users access octo-org'"),
+        (
+            String(decoding: CrawlState(since: 5, outputBytes: 9, output: "/tmp/o.tsv").encoded, as: UTF8.self),
+            "the state of a list crawl"
+        ),
+        (
+            String(
+                decoding: AccessState(
+                    organization: "octo-org", filters: [:], format: .tsv, fields: nil, apiURL: "https://api.github.com"
+                ).encoded, as: UTF8.self),
+            "the state of 'gh-users access octo-org'"
+        ),
+    ]
+
+    /// A snapshot or a state named as `--output` (a mistyped name) is refused in every format before any request,
+    /// the file byte for byte: it is one JSON document that its run reads whole. Before, the records went after
+    /// it, exit 0, and the next `--changes` or `--state` run refused the file as no snapshot or state (a
+    /// tester's find).
+    @Test(arguments: ownFiles.indices, ["tsv", "csv", "ndjson"])
+    func aFileOfGhUsersOwnIsNoOutput(file index: Int, format: String) async throws {
+        let (text, called) = Self.ownFiles[index]
+        let folder = try Folder()
+        defer { folder.remove() }
+        let output = folder("own.json")
+        try text.write(toFile: output, atomically: true, encoding: .utf8)
+        let github = StubTransport()
+        let refused = await run(["list", "--limit", "2", "--output", output, "--format", format], github: github)
+        #expect(refused.status == 1)
+        #expect(github.received.isEmpty)
+        #expect(try read(output) == text)
+        #expect(
+            refused.err
+                == "gh-users: the output file '\(output)' is \(called), which gh-users reads whole and replaces: "
+                + "records appended to it would break it. Nothing was written, and the file is as it was: give another "
+                + "file\n", "\(refused.err)")
+    }
+
+    /// ndjson that begins as a state does, but is records (no key of gh-users's own files), and a snapshot's
+    /// first line cut short, are appended to as before.
+    @Test(arguments: [#"{"version":1,"login":"a"}"# + "\n", #"{"version":1,"since":"# + "\n"])
+    func recordsThatLookLikeAStateAreAppendedTo(held: String) async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let output = folder("o.ndjson")
+        try held.write(toFile: output, atomically: true, encoding: .utf8)
+        let github = StubTransport()
+        github.answer("GET /users?since=0&per_page=2", accounts: [1, 2])
+        let wrote = await run(["list", "--limit", "2", "--output", output, "--format", "ndjson"], github: github)
+        #expect(wrote.status == 0, "\(wrote.err)")
+        #expect(try read(output).hasPrefix(held + #"{"login":"user1""#))
+    }
+
     /// A file of a byte order mark alone (an empty file saved as "UTF-8 with BOM") is an empty tsv file, appended
     /// to as before.
     @Test func aByteOrderMarkAloneIsNoUnendedLine() async throws {

@@ -85,6 +85,21 @@ struct FileContentProblem: Error, Equatable {
         return (key == "after" ? "the state of '" : "the snapshot of '") + LocalFileError.held(shown) + "'"
     }
 
+    /// What a file that begins with `start` is when it is one of gh-users's own (`ownFile`), told by its first
+    /// line: a state is one line, and a snapshot's first line holds all but its entries (it ends in `[`, closed
+    /// here to be read). `whole`: `start` is all of the file, whose one line may have no end. nil for any other.
+    static func ownFile(beginning start: [UInt8], whole: Bool) -> String? {
+        let text = withoutByteOrderMark(start)
+        guard text.first == UInt8(ascii: "{"),
+            let end = text.firstIndex(of: UInt8(ascii: "\n")) ?? (whole ? text.endIndex : nil)
+        else { return nil }
+        var line = Array(text[..<end])
+        if line.last == UInt8(ascii: "\r") { line.removeLast() }
+        if line.last == UInt8(ascii: "[") { line += "]}".utf8 }
+        guard JSONText.flaw(in: line) == nil else { return nil }
+        return ownFile(line, not: "")
+    }
+
     /// The bytes after a UTF-8 byte order mark, which the decoders read past: an editor may save one.
     private static func withoutByteOrderMark(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
         bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]

@@ -124,15 +124,17 @@ extension SnapshotFile {
         return check.accepts(start: start, last: last)
     }
 
-    /// The refusal of changes that would go on after a file stdout continues (`>> log`) whose last line has no
-    /// end (a run killed as it wrote, a line typed without one): the first change would join that line, and a
-    /// loader would lose both (before, a csv header was glued to it). nil for any other stdout.
-    static func unendedLog(_ command: CommandContext) -> LocalFileError? {
+    /// The refusal of changes that would go on after a file stdout continues (`>> log`) that is one of
+    /// gh-users's own (another list's snapshot, a state: `AppendedOutputCheck.ownFileRefusal`), or whose last
+    /// line has no end (a run killed as it wrote, a line typed without one): the first change would join that
+    /// line, and a loader would lose both (before, a csv header was glued to it). nil for any other stdout.
+    static func appendedLogRefusal(_ command: CommandContext) -> LocalFileError? {
         guard command.stdoutContinues, let path = command.stdoutFile else { return nil }
-        // Four bytes: a file of a byte order mark alone is empty, one with a byte after it is not.
-        let (start, last) = AppendedOutputCheck.ends(ofFile: path, count: 4)
-        return AppendedOutputCheck.unendedRefusal(
-            "stdout's file \(TerminalSanitizer.quotedPath(path))", last: last, start: start)
+        let count = AppendedOutputCheck.ownFileReadLength
+        let (start, last) = AppendedOutputCheck.ends(ofFile: path, count: count)
+        let name = "stdout's file \(TerminalSanitizer.quotedPath(path))"
+        return AppendedOutputCheck.ownFileRefusal(name, start: start, whole: (start?.count ?? 0) < count)
+            ?? AppendedOutputCheck.unendedRefusal(name, last: last, start: start)
     }
 
     /// Why a run that took `copy` from the cache compared nothing.
@@ -212,7 +214,7 @@ extension SnapshotFile {
         var writer = RecordStreamWriter(
             context: command.render, columns: columns, continuesOutput: Self.continuesLog(command, columns))
         let output = writer.render(changes) + writer.finish(completed: true)
-        if !output.isEmpty, let refusal = Self.unendedLog(command) {
+        if !output.isEmpty, let refusal = Self.appendedLogRefusal(command) {
             io.writeErr("gh-users: \(refusal.message).\n" + untouched)
             return .setupFailed
         }

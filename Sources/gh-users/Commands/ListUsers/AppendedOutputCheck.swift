@@ -22,15 +22,31 @@ struct AppendedOutputCheck: Sendable {
     /// The csv header of this run's columns: `RecordStreamWriter.csvHeader`.
     let header: [UInt8]
 
-    /// How much of the file is read: its header's length and room to show a longer first line.
-    var readLength: Int { header.count + 4096 }
+    /// How much of the file is read: its header's length and room to show a longer first line, and at least the
+    /// first line of a file of gh-users's own (`ownFileRefusal`).
+    var readLength: Int { max(header.count + 4096, Self.ownFileReadLength) }
+
+    /// How much of a file is read to tell whether it is one of gh-users's own: a state's line, a snapshot's first.
+    static let ownFileReadLength = 64 << 10
 
     /// The refusal of appending to `file` (as a message names it: "the output file 'o.csv'"), which begins with
     /// `start`, its first `readLength` bytes or all of a shorter file; nil when the run may append to it. nil
     /// `start`: the file could not be read, which only csv, whose header is at stake, refuses. `last` is the file's
     /// last byte: a file that ends inside a line is refused in every format.
     func refusal(_ file: String, start: [UInt8]?, last: UInt8?) -> LocalFileError? {
-        shapeRefusal(file, start: start) ?? Self.unendedRefusal(file, last: last, start: start)
+        Self.ownFileRefusal(file, start: start, whole: (start?.count ?? 0) < readLength)
+            ?? shapeRefusal(file, start: start) ?? Self.unendedRefusal(file, last: last, start: start)
+    }
+
+    /// The refusal of appending to one of gh-users's own files (a `--changes` snapshot, a `--state`), in every
+    /// format: such a file is one JSON document that a run reads whole and replaces, so records after it would
+    /// break it, and the next run that uses it would refuse it (a tester's find: a mistyped `--output` name).
+    /// `start` is how the file begins (`whole`: all of it); nil when the file is not one of those.
+    static func ownFileRefusal(_ file: String, start: [UInt8]?, whole: Bool) -> LocalFileError? {
+        guard let start, let kind = FileContentProblem.ownFile(beginning: start, whole: whole) else { return nil }
+        return LocalFileError(
+            message: "\(file) is \(kind), which gh-users reads whole and replaces: records appended to it would "
+                + "break it. Nothing was written, and the file is as it was: give another file")
     }
 
     /// Whether a file that begins with `start` and ends with `last` may be appended to (`refusal`'s nil).
