@@ -141,6 +141,32 @@ struct ShowRendererTests {
         #expect((try JSONSerialization.jsonObject(with: Data(bytes)) as? [Any])?.count == 2)
     }
 
+    /// `show … --fields` and `me --fields` on a terminal are a table of profiles, cut to the terminal as the
+    /// lists' tables are, the login whole: before, none of show's columns could be cut, and a 50-column terminal
+    /// got 88-column rows (a tester's find).
+    @Test func showsTableOfFieldsFitsTheTerminal() {
+        var fields = context(.table, tty: true, width: 50)
+        fields.fields = ["login", "name", "company", "bio"]
+        func profile(_ id: Int64, _ login: String, _ name: String, _ company: String) -> User {
+            let bio = String(repeating: "word ", count: 12)
+            let raw =
+                #"{"login":"\#(login)","id":\#(id),"type":"User","name":"\#(name)","company":"\#(company)","#
+                + #""bio":"\#(bio)"}"#
+            return User(
+                id: id, login: login, type: .user, name: name, company: company, bio: bio, raw: RawJSON(raw))
+        }
+        let users = [
+            profile(1, "octocat", "monalisa octocat", "GitHub"), profile(2, "Yamada-Taro", "山田太郎", "株式会社サンプル"),
+        ]
+        let table = String(
+            decoding: ShowUsersRenderer.render(users, asArray: true, context: fields), as: UTF8.self)
+        let lines = table.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(table)")
+        #expect(lines.allSatisfy { DisplayWidth.of($0) <= 50 }, "\(table)")
+        #expect(lines[0].hasPrefix("LOGIN") && lines[0].contains("BIO"), "\(table)")
+        #expect(lines[2].hasPrefix("Yamada-Taro  山田"), "\(table)")
+    }
+
     @Test func profileOnATerminalIsSanitisedRelativeAndFitsTheWidth() {
         var profile = user(
             1, "octocat", name: "Mona \u{1B}]8;;https://evil\u{07}Lisa", bio: String(repeating: "長い", count: 50))

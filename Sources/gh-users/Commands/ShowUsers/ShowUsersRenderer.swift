@@ -12,18 +12,20 @@ enum ShowUsersRenderer {
         Column(key) { JSONText.text(of: key, in: $0.raw.bytes) }
     }
 
+    /// A table of them (`--fields` on a terminal) is cut to its width as the lists' tables are: free text and
+    /// addresses first, as a list's URL column, then the names, the login last.
     static let columns: [Column<User>] = [
-        Column("login") { $0.login },
+        Column("login", shrink: .last) { $0.login },
         Column("id") { String($0.id) },
         Column("type") { $0.typeAsSent },
-        Column("name") { $0.name ?? "" },
-        Column("company") { $0.company ?? "" },
-        Column("location") { $0.location ?? "" },
-        Column("email") { $0.email ?? "" },
-        Column("blog") { $0.blog ?? "" },
-        Column("bio") { $0.bio ?? "" },
+        Column("name", shrink: .second) { $0.name ?? "" },
+        Column("company", shrink: .second) { $0.company ?? "" },
+        Column("location", shrink: .second) { $0.location ?? "" },
+        Column("email", shrink: .first) { $0.email ?? "" },
+        Column("blog", shrink: .first) { $0.blog ?? "" },
+        Column("bio", shrink: .first) { $0.bio ?? "" },
         sent("public_repos"), sent("public_gists"), sent("followers"), sent("following"), sent("created_at"),
-        Column("html_url") { $0.htmlURL ?? "" },
+        Column("html_url", shrink: .first) { $0.htmlURL ?? "" },
     ]
 
     /// The whole output for the profiles found, in the order asked. `asArray` is true when several logins were given.
