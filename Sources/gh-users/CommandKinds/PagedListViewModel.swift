@@ -218,11 +218,12 @@ final class PagedListViewModel<Item: ListedItem> {
             // page that ends the list needs no more paging, whatever it holds.
             if !pageIsEmpty, end == nil, !(bringsNew ?? !fresh.isEmpty) {
                 // A run's first page has nothing written before it: what it holds is before where the run starts.
+                // Whether it names a next page is said as it is (a page with neither was said to name one).
                 let failure = DomainError.malformedResponse(
                     endpoint: cursor?.request ?? "the first page of this run",
                     detail: cursor == nil
-                        ? "the page brought nothing past where this run starts, yet names a next page, so paging "
-                            + "stopped"
+                        ? "the page brought nothing past where this run starts, "
+                            + (page.next == nil ? "and names no next page" : "yet names a next page, so paging stopped")
                         : "the page brought nothing new (all of it was already written), so paging stopped"
                 )
                 throw failure
