@@ -449,6 +449,7 @@ struct FollowerChangesParsingTests {
         (["followers", "--changes", "f", "--full"], "cannot be used with --full"),
         (["followers", "--changes", ""], "--changes needs a file path"),
         (["followers", "--changes", "-"], "--changes takes a file, not '-'"),
+        (["members", "github", "--changes", "m", "--changes", "o"], "--changes is given twice, naming 'm' and 'o'"),
         (["following", "--changes", "f", "--fields", "login,avatar_url"], "unknown field 'avatar_url'"),
         (
             ["following", "--fields", "login,previous_login"],

@@ -1,3 +1,4 @@
+import AtomicCore
 import Domain
 
 /// The values an option group decides. `Values()` is what a command line without any of the group's options
@@ -27,7 +28,14 @@ struct OptionReading {
 
     /// A file gh-users itself opens (`--state`, `--changes`, `--output`): not empty, and not `-`, which gh and
     /// curl read as stdin or stdout and which made a file named `-`.
+    /// Given twice with two files, it is refused: a run writes one, and taking the last (as other options do)
+    /// left an alias's file or the one typed first unrecorded without a word.
     func filePath() throws(UsageError) -> String {
+        let files = parsed.values(option).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        if files.count > 1 {
+            let named = files.prefix(2).map(TerminalSanitizer.quotedPath).joined(separator: " and ")
+            throw usageError("--\(option.name) is given twice, naming \(named): a run uses one file, so give it once")
+        }
         guard !text.isEmpty else { throw usageError("--\(option.name) needs a file path") }
         guard text != "-" else {
             let instead =

@@ -49,6 +49,9 @@ struct ListCommandTests {
         // `-` made a file named `-`: gh and curl read it as stdout.
         (["--output", "-"], "--output takes a file, not '-' (without --output the records go to stdout); ./- names"),
         (["--all", "--state", "-"], "--state takes a file, not '-' (FILE is read and replaced)"),
+        // The last one was taken: an alias's own --state or --output left the one typed unused (a tester's find).
+        (["--all", "--state", "a", "--state", "b"], "--state is given twice, naming 'a' and 'b': a run uses one file"),
+        (["--output", "o", "--output", "p", "--output", "o"], "--output is given twice, naming 'o' and 'p'"),
     ])
     func badCrawlOptionsAreUsageErrorsAndSendNothing(arguments: [String], message: String) async {
         await expectUsageError(["list"] + arguments, saying: message)
