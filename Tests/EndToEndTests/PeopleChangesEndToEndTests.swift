@@ -220,6 +220,16 @@ struct PeopleChangesEndToEndTests {
                 appended.stderr.hasPrefix(
                     "gh-users: stdout's file '\(other)' is the snapshot of 'gh-users followers octocat', which "
                         + "gh-users reads whole and replaces"), "\(appended.stderr)")
+            // An access map resumed into `>> FILE` is checked as list's crawl is (a review's find).
+            let map = try await BinaryRunner.shell(
+                #""$GH_USERS" access acme --state "$STATE.map" --api-url "$API" --no-cache >> "$OTHER""#,
+                environment: environment)
+            #expect(map.status == 1)
+            #expect(
+                map.stderr.hasPrefix(
+                    "gh-users: the file stdout appends to, '\(other)', is the snapshot of 'gh-users followers octocat'"),
+                "\(map.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: state + ".map"))
             let output = try await BinaryRunner.shell(
                 #""$GH_USERS" list --limit 2 --output "$STATE" --format ndjson --api-url "$API" --no-cache"#,
                 environment: environment)

@@ -104,6 +104,37 @@ struct AppendedOutputTests {
         ),
     ]
 
+    /// A state whose first line is longer than what is read (a map of 1,300 repositories `--repo` named and
+    /// GitHub did not have), and a snapshot `jq .` rewrote (which `--changes` still reads): each is known by how
+    /// it begins (a review's find: both were appended to).
+    static let ownFilesKnownByTheirStart: [String] = [
+        {
+            var state = AccessState(
+                organization: "octo-org", filters: [:], format: .tsv, fields: nil, apiURL: "https://api.github.com")
+            state.missing = (1...1_300).map { "octo-org/missing-repository-with-a-long-descriptive-name-\($0)" }
+            return String(decoding: state.encoded, as: UTF8.self)
+        }(),
+        "{\n  \"version\": 1,\n  \"command\": \"members\",\n  \"of\": \"github\",\n  \"filters\": {},\n"
+            + "  \"people\": [\n    {\n      \"id\": 1,\n      \"login\": \"octocat\"\n    }\n  ]\n}\n",
+        "\u{FEFF}{ \"version\" : 1 , \"since\" : 5 }\r\n",
+    ]
+
+    @Test(arguments: ownFilesKnownByTheirStart.indices)
+    func aFileOfGhUsersOwnIsKnownByItsStart(index: Int) async throws {
+        let text = Self.ownFilesKnownByTheirStart[index]
+        let folder = try Folder()
+        defer { folder.remove() }
+        let output = folder("own.json")
+        try text.write(toFile: output, atomically: true, encoding: .utf8)
+        let github = StubTransport()
+        let refused = await run(["list", "--limit", "2", "--output", output, "--format", "ndjson"], github: github)
+        #expect(refused.status == 1)
+        #expect(github.received.isEmpty)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == Data(text.utf8))
+        #expect(refused.err.hasPrefix("gh-users: the output file '\(output)' is "), "\(refused.err)")
+        #expect(refused.err.contains("records appended to it would break it"), "\(refused.err)")
+    }
+
     /// A snapshot or a state named as `--output` (a mistyped name) is refused in every format before any request,
     /// the file byte for byte: it is one JSON document that its run reads whole. Before, the records went after
     /// it, exit 0, and the next `--changes` or `--state` run refused the file as no snapshot or state (a
@@ -129,7 +160,11 @@ struct AppendedOutputTests {
 
     /// ndjson that begins as a state does, but is records (no key of gh-users's own files), and a snapshot's
     /// first line cut short, are appended to as before.
-    @Test(arguments: [#"{"version":1,"login":"a"}"# + "\n", #"{"version":1,"since":"# + "\n"])
+    @Test(arguments: [
+        #"{"version":1,"login":"a"}"# + "\n", #"{"version":1,"command":5}"# + "\n",
+        #"{"version":"1","since":2}"# + "\n",
+        #"{"version":1,"since":"# + "\n",
+    ])
     func recordsThatLookLikeAStateAreAppendedTo(held: String) async throws {
         let folder = try Folder()
         defer { folder.remove() }

@@ -449,7 +449,10 @@ struct FollowerChangesParsingTests {
         (["followers", "--changes", "f", "--full"], "cannot be used with --full"),
         (["followers", "--changes", ""], "--changes needs a file path"),
         (["followers", "--changes", "-"], "--changes takes a file, not '-'"),
-        (["members", "github", "--changes", "m", "--changes", "o"], "--changes is given twice, naming 'm' and 'o'"),
+        (
+            ["members", "github", "--changes", "m", "--changes", "o"],
+            "--changes is given more than once, naming 'm' and 'o'"
+        ),
         (["following", "--changes", "f", "--fields", "login,avatar_url"], "unknown field 'avatar_url'"),
         (
             ["following", "--fields", "login,previous_login"],
@@ -460,6 +463,13 @@ struct FollowerChangesParsingTests {
     func whatDoesNotGoWithItIsAUsageError(arguments: [String], message: String) {
         let text = usageMessage(arguments)
         #expect(text?.contains(message) == true, "\(arguments): \(text ?? "no usage error")")
+    }
+
+    /// One file written two ways (an alias's absolute path, the same file typed relative) is one file.
+    @Test func oneFileWrittenTwoWaysIsTakenOnce() {
+        let absolute = FileManager.default.currentDirectoryPath + "/m.json"
+        #expect(usageMessage(["members", "github", "--changes", "m.json", "--changes", "./m.json"]) == nil)
+        #expect(usageMessage(["members", "github", "--changes", absolute, "--changes", "m.json"]) == nil)
     }
 
     /// A field only a change record has is a usage error without --changes: exit 64, before anything is sent.

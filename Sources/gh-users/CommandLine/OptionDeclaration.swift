@@ -1,5 +1,6 @@
 import AtomicCore
 import Domain
+import Foundation
 
 /// The values an option group decides. `Values()` is what a command line without any of the group's options
 /// means: each option's typed default is written once, there.
@@ -31,10 +32,18 @@ struct OptionReading {
     /// Given twice with two files, it is refused: a run writes one, and taking the last (as other options do)
     /// left an alias's file or the one typed first unrecorded without a word.
     func filePath() throws(UsageError) -> String {
-        let files = parsed.values(option).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+        // One file however it is written (`a`, `./a`, its absolute path).
+        var files: [(given: String, absolute: String)] = []
+        for given in parsed.values(option) {
+            let absolute = URL(fileURLWithPath: given).standardizedFileURL.path
+            if !files.contains(where: { $0.absolute == absolute }) { files.append((given, absolute)) }
+        }
         if files.count > 1 {
-            let named = files.prefix(2).map(TerminalSanitizer.quotedPath).joined(separator: " and ")
-            throw usageError("--\(option.name) is given twice, naming \(named): a run uses one file, so give it once")
+            let named =
+                files.prefix(2).map { TerminalSanitizer.quotedPath($0.given) }.joined(separator: " and ")
+                + (files.count > 2 ? " and more" : "")
+            throw usageError(
+                "--\(option.name) is given more than once, naming \(named): a run uses one file, so give it once")
         }
         guard !text.isEmpty else { throw usageError("--\(option.name) needs a file path") }
         guard text != "-" else {

@@ -85,19 +85,53 @@ struct FileContentProblem: Error, Equatable {
         return (key == "after" ? "the state of '" : "the snapshot of '") + LocalFileError.held(shown) + "'"
     }
 
-    /// What a file that begins with `start` is when it is one of gh-users's own (`ownFile`), told by its first
-    /// line: a state is one line, and a snapshot's first line holds all but its entries (it ends in `[`, closed
-    /// here to be read). `whole`: `start` is all of the file, whose one line may have no end. nil for any other.
+    /// What a file that begins with `start` is when it is one of gh-users's own (`ownFile`). A whole first line
+    /// names it: a state is one line, and a snapshot's first line holds all but its entries (it ends in `[`,
+    /// closed here to be read). One not whole in `start` (a state's list of 1,000 repositories is longer than
+    /// what is read), or not one line (a snapshot `jq .` rewrote, which `--changes` still reads), is known by how
+    /// it begins (`beginsAsOwnFile`). `whole`: `start` is all of the file. nil for any other file.
     static func ownFile(beginning start: [UInt8], whole: Bool) -> String? {
         let text = withoutByteOrderMark(start)
-        guard text.first == UInt8(ascii: "{"),
-            let end = text.firstIndex(of: UInt8(ascii: "\n")) ?? (whole ? text.endIndex : nil)
-        else { return nil }
-        var line = Array(text[..<end])
-        if line.last == UInt8(ascii: "\r") { line.removeLast() }
-        if line.last == UInt8(ascii: "[") { line += "]}".utf8 }
-        guard JSONText.flaw(in: line) == nil else { return nil }
-        return ownFile(line, not: "")
+        guard text.first == UInt8(ascii: "{") else { return nil }
+        if let end = text.firstIndex(of: UInt8(ascii: "\n")) ?? (whole ? text.endIndex : nil) {
+            var line = Array(text[..<end])
+            if line.last == UInt8(ascii: "\r") { line.removeLast() }
+            if line.last == UInt8(ascii: "[") { line += "]}".utf8 }
+            if JSONText.flaw(in: line) == nil { return ownFile(line, not: "") }
+        }
+        return beginsAsOwnFile(text) ? "a file of gh-users's own (it begins as a snapshot or a state does)" : nil
+    }
+
+    /// Whether `text` begins as every file of gh-users's own does, spaces and line breaks aside: `{"version":N,`,
+    /// the API root (`"api_url":"…",`) or not, then a crawl state's `"since":N` or another kind's `"command":"`.
+    /// No record gh-users writes begins so.
+    private static func beginsAsOwnFile(_ text: ArraySlice<UInt8>) -> Bool {
+        var index = text.startIndex
+        func skipSpace() {
+            while index < text.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(text[index]) { index += 1 }
+        }
+        func take(_ literal: String) -> Bool {
+            skipSpace()
+            guard text[index...].starts(with: literal.utf8) else { return false }
+            index += literal.utf8.count
+            return true
+        }
+        func digits() -> Bool {
+            skipSpace()
+            let first = index
+            while index < text.endIndex, (0x30...0x39).contains(text[index]) { index += 1 }
+            return index > first
+        }
+        guard take("{"), take(#""version""#), take(":"), digits(), take(",") else { return false }
+        if take(#""api_url""#) {
+            guard take(":"), take("\""), let close = text[index...].firstIndex(of: UInt8(ascii: "\"")) else {
+                return false
+            }
+            index = close + 1
+            guard take(",") else { return false }
+        }
+        if take(#""since""#) { return take(":") && digits() }
+        return take(#""command""#) && take(":") && take("\"")
     }
 
     /// The bytes after a UTF-8 byte order mark, which the decoders read past: an editor may save one.

@@ -50,8 +50,12 @@ struct ListCommandTests {
         (["--output", "-"], "--output takes a file, not '-' (without --output the records go to stdout); ./- names"),
         (["--all", "--state", "-"], "--state takes a file, not '-' (FILE is read and replaced)"),
         // The last one was taken: an alias's own --state or --output left the one typed unused (a tester's find).
-        (["--all", "--state", "a", "--state", "b"], "--state is given twice, naming 'a' and 'b': a run uses one file"),
-        (["--output", "o", "--output", "p", "--output", "o"], "--output is given twice, naming 'o' and 'p'"),
+        (
+            ["--all", "--state", "a", "--state", "b"],
+            "--state is given more than once, naming 'a' and 'b': a run uses one file"
+        ),
+        (["--output", "o", "--output", "p", "--output", "./o"], "naming 'o' and 'p': a run"),
+        (["--output", "o", "--output", "p", "--output", "q"], "naming 'o' and 'p' and more: a run"),
     ])
     func badCrawlOptionsAreUsageErrorsAndSendNothing(arguments: [String], message: String) async {
         await expectUsageError(["list"] + arguments, saying: message)

@@ -196,6 +196,13 @@ struct AccessStateFile {
             }
             var state = loaded ?? fresh
             if state.complete { return .failure(.complete(state, file.shown)) }
+            // A snapshot or another state is no place for records (`AppendedOutputCheck.ownFileRefusal`).
+            if let stdoutFile,
+                let refusal = AppendedOutputCheck.ownFileRefusal(
+                    "the file stdout appends to, \(TerminalSanitizer.quotedPath(stdoutFile)),", appendedTo: stdoutFile)
+            {
+                throw refusal
+            }
             // Read-only, it could not record the first repository: refused before the first request.
             try file.checkWritable()
             // A state from an older gh-users takes this run's root, on disk before the next record.

@@ -130,11 +130,11 @@ extension SnapshotFile {
     /// line, and a loader would lose both (before, a csv header was glued to it). nil for any other stdout.
     static func appendedLogRefusal(_ command: CommandContext) -> LocalFileError? {
         guard command.stdoutContinues, let path = command.stdoutFile else { return nil }
-        let count = AppendedOutputCheck.ownFileReadLength
-        let (start, last) = AppendedOutputCheck.ends(ofFile: path, count: count)
         let name = "stdout's file \(TerminalSanitizer.quotedPath(path))"
-        return AppendedOutputCheck.ownFileRefusal(name, start: start, whole: (start?.count ?? 0) < count)
-            ?? AppendedOutputCheck.unendedRefusal(name, last: last, start: start)
+        if let refusal = AppendedOutputCheck.ownFileRefusal(name, appendedTo: path) { return refusal }
+        // Four bytes: a file of a byte order mark alone is empty, one with a byte after it is not.
+        let (start, last) = AppendedOutputCheck.ends(ofFile: path, count: 4)
+        return AppendedOutputCheck.unendedRefusal(name, last: last, start: start)
     }
 
     /// Why a run that took `copy` from the cache compared nothing.

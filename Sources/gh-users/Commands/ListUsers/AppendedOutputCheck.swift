@@ -49,6 +49,12 @@ struct AppendedOutputCheck: Sendable {
                 + "break it. Nothing was written, and the file is as it was: give another file")
     }
 
+    /// `ownFileRefusal` of the regular file at `path` that stdout appends to, read here (`file` names it).
+    static func ownFileRefusal(_ file: String, appendedTo path: String) -> LocalFileError? {
+        let (start, _) = ends(ofFile: path, count: ownFileReadLength)
+        return ownFileRefusal(file, start: start, whole: (start?.count ?? 0) < ownFileReadLength)
+    }
+
     /// Whether a file that begins with `start` and ends with `last` may be appended to (`refusal`'s nil).
     func accepts(start: [UInt8]?, last: UInt8?) -> Bool {
         refusal("", start: start, last: last) == nil
