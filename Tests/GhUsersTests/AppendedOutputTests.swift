@@ -158,12 +158,16 @@ struct AppendedOutputTests {
                 + "file\n", "\(refused.err)")
     }
 
-    /// ndjson that begins as a state does, but is records (no key of gh-users's own files), and a snapshot's
-    /// first line cut short, are appended to as before.
+    /// ndjson that begins as a state does, but is records (no key of gh-users's own files), a snapshot's first
+    /// line cut short, and tsv records whose first column (a name is free text) begins as a state or a snapshot
+    /// does, are appended to as before (a review's find: `list --full --fields name,login --format tsv --output`
+    /// refused its own file on the second run).
     @Test(arguments: [
         #"{"version":1,"login":"a"}"# + "\n", #"{"version":1,"command":5}"# + "\n",
         #"{"version":"1","since":2}"# + "\n",
         #"{"version":1,"since":"# + "\n",
+        #"{"version":1,"since":7}"# + "\tfirst\n", #"{"version":1,"since":7}"# + "\t\n",
+        #"{"version":1,"command":"x"# + "\tsecond\n", #"{"version":1,"command":"x"# + "\n",
     ])
     func recordsThatLookLikeAStateAreAppendedTo(held: String) async throws {
         let folder = try Folder()
@@ -190,6 +194,23 @@ struct AppendedOutputTests {
         #expect(wrote.status == 0, "\(wrote.err)")
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: output)))
         #expect(bytes == [0xEF, 0xBB, 0xBF] + Array("1\tuser1\t\t\n2\tuser2\t\t\n".utf8), "\(bytes)")
+    }
+
+    /// ndjson after a byte order mark, and a mark alone (an empty file saved as "UTF-8 with BOM"), is appended
+    /// to: the mark is no part of the first record, as it is no part of a csv header (a review's find: both were
+    /// refused as "another format").
+    @Test(arguments: ["", #"{"login":"a"}"# + "\n"])
+    func ndjsonAfterAByteOrderMarkIsAppendedTo(held: String) async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let output = folder("o.ndjson")
+        try Data([0xEF, 0xBB, 0xBF] + Array(held.utf8)).write(to: URL(fileURLWithPath: output))
+        let github = StubTransport()
+        github.answer("GET /users?since=0&per_page=2", accounts: [1, 2])
+        let wrote = await run(["list", "--limit", "2", "--output", output, "--format", "ndjson"], github: github)
+        #expect(wrote.status == 0, "\(wrote.err)")
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: output)))
+        #expect(bytes.starts(with: [0xEF, 0xBB, 0xBF] + Array((held + #"{"login":"user1""#).utf8)), "\(bytes)")
     }
 
     /// A new state takes on a file that already holds records: that file is checked as without a state, and no

@@ -72,7 +72,8 @@ struct AppendedOutputCheck: Sendable {
         }
         // A byte order mark, as an editor or a spreadsheet saving UTF-8 writes one, is no part of the header.
         let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
-        let (line, ended) = Self.firstLine(start.starts(with: byteOrderMark) ? Array(start.dropFirst(3)) : start)
+        let afterMark = start.starts(with: byteOrderMark) ? Array(start.dropFirst(3)) : start
+        let (line, ended) = Self.firstLine(afterMark)
         // A line longer than the bytes read is shown cut; one that ends the file unended says so.
         let cut = !ended && start.count >= readLength
         let shownLine = "'" + Self.shown(line, cut: cut) + "'" + (ended || cut ? "" : " (with no line end)")
@@ -91,7 +92,8 @@ struct AppendedOutputCheck: Sendable {
                     + "mix two formats in one file. Nothing was written, and the file is as it was: give --format "
                     + "csv, or another file")
         case .ndjson:
-            guard start.first != UInt8(ascii: "{") else { return nil }
+            // After a byte order mark too, and a mark alone is an empty file (`unendedRefusal`).
+            guard afterMark.first.map({ $0 != UInt8(ascii: "{") }) ?? false else { return nil }
             return LocalFileError(
                 message: "\(file) begins with the line \(shownLine), and every ndjson record is a JSON object, "
                     + "which begins with '{': this run's ndjson would go after another format. Nothing was written, "
