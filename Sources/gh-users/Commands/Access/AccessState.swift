@@ -196,10 +196,16 @@ struct AccessStateFile {
             }
             var state = loaded ?? fresh
             if state.complete { return .failure(.complete(state, file.shown)) }
-            // A snapshot or another state is no place for records (`AppendedOutputCheck.ownFileRefusal`).
+            // A snapshot or another state is no place for records, nor is a last line without its end, which the
+            // first record would join (`AppendedOutputCheck.continuedFileRefusal`): a run killed as it wrote left
+            // part of the repository after the state's, which the rerun writes again whole.
             if let stdoutFile,
-                let refusal = AppendedOutputCheck.ownFileRefusal(
-                    "the file stdout appends to, \(TerminalSanitizer.quotedPath(stdoutFile)),", appendedTo: stdoutFile)
+                let refusal = AppendedOutputCheck.continuedFileRefusal(
+                    "the file stdout appends to, \(TerminalSanitizer.quotedPath(stdoutFile)),", appendedTo: stdoutFile,
+                    remedy: state.after.map {
+                        "what follows the records of \(TerminalSanitizer.sanitize($0)), the last repository the state "
+                            + "records (the rerun writes the next one whole)"
+                    } ?? "the unfinished last line")
             {
                 throw refusal
             }

@@ -130,11 +130,8 @@ extension SnapshotFile {
     /// line, and a loader would lose both (before, a csv header was glued to it). nil for any other stdout.
     static func appendedLogRefusal(_ command: CommandContext) -> LocalFileError? {
         guard command.stdoutContinues, let path = command.stdoutFile else { return nil }
-        let name = "stdout's file \(TerminalSanitizer.quotedPath(path))"
-        if let refusal = AppendedOutputCheck.ownFileRefusal(name, appendedTo: path) { return refusal }
-        // Four bytes: a file of a byte order mark alone is empty, one with a byte after it is not.
-        let (start, last) = AppendedOutputCheck.ends(ofFile: path, count: 4)
-        return AppendedOutputCheck.unendedRefusal(name, last: last, start: start)
+        return AppendedOutputCheck.continuedFileRefusal(
+            "stdout's file \(TerminalSanitizer.quotedPath(path))", appendedTo: path)
     }
 
     /// Why a run that took `copy` from the cache compared nothing.

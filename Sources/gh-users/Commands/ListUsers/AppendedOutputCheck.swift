@@ -55,6 +55,18 @@ struct AppendedOutputCheck: Sendable {
         return ownFileRefusal(file, start: start, whole: (start?.count ?? 0) < ownFileReadLength)
     }
 
+    /// The refusal of records that go on after the regular file at `path` that stdout appends to (`file` names
+    /// it) when it is one of gh-users's own (`ownFileRefusal`) or its last line has no end (`unendedRefusal`):
+    /// for a run that knows no header or shape of that file (`--changes`, `access --state`).
+    static func continuedFileRefusal(
+        _ file: String, appendedTo path: String, remedy: String = "the unfinished last line"
+    ) -> LocalFileError? {
+        if let refusal = ownFileRefusal(file, appendedTo: path) { return refusal }
+        // Four bytes: a file of a byte order mark alone is empty, one with a byte after it is not.
+        let (start, last) = ends(ofFile: path, count: 4)
+        return unendedRefusal(file, last: last, start: start, remedy: remedy)
+    }
+
     /// Whether a file that begins with `start` and ends with `last` may be appended to (`refusal`'s nil).
     func accepts(start: [UInt8]?, last: UInt8?) -> Bool {
         refusal("", start: start, last: last) == nil
@@ -107,12 +119,15 @@ struct AppendedOutputCheck: Sendable {
     /// `--state` killed mid-write, a line typed without its end), which this run's first record would join into
     /// one line, `{"a":1{"login":…`. nil when the file ends a line, is empty (or holds a byte order mark alone,
     /// as an editor saves an empty file), or could not be read (`last` nil); `start` is how the file begins.
-    static func unendedRefusal(_ file: String, last: UInt8?, start: [UInt8]?) -> LocalFileError? {
+    /// `remedy` says what to remove.
+    static func unendedRefusal(
+        _ file: String, last: UInt8?, start: [UInt8]?, remedy: String = "the unfinished last line"
+    ) -> LocalFileError? {
         guard let last, last != UInt8(ascii: "\n"), start != [0xEF, 0xBB, 0xBF] else { return nil }
         return LocalFileError(
             message: "\(file) ends inside a line (its last byte is no line end): a record cut short, which this "
-                + "run's first record would join. Nothing was written, and the file is as it was: remove the "
-                + "unfinished last line, or give another file")
+                + "run's first record would join. Nothing was written, and the file is as it was: remove "
+                + "\(remedy), or give another file")
     }
 
     /// The bytes before the first LF (and a CR before it), and whether there was one.
