@@ -116,10 +116,13 @@ struct AccessStateEndToEndTests {
                 "API": server.baseURL, "OUT": output, "STATE": state, "GH_TOKEN": StandInTokens.token(for: "octocat"),
             ]
             let access = #""$GH_USERS" access github --format ndjson --concurrency 1 --api-url "$API" --no-cache"#
+            func resume(after command: String = "") async throws -> RunResult {
+                try await BinaryRunner.shell(
+                    command + access + #" --state "$STATE" >> "$OUT""#, environment: environment)
+            }
             let whole = try await BinaryRunner.shell(access, environment: environment)
             #expect(whole.status == 0 && whole.stdout.utf8.count > 3072, "\(whole.stderr)")
-            let cut = try await BinaryRunner.shell(
-                "ulimit -f 3; " + access + #" --state "$STATE" >> "$OUT""#, environment: environment)
+            let cut = try await resume(after: "ulimit -f 3; ")
             #expect(cut.status == 1, "\(cut.stderr)")
             #expect(cut.stderr.contains("records the map up to github/docs. The last "), "\(cut.stderr)")
             let bytes = try #require(
@@ -130,8 +133,7 @@ struct AccessStateEndToEndTests {
             // Rerun as it is, the cut line would join the first record: refused before any request, the output
             // and the state as they were (a review's find: only a file of gh-users's own was refused here).
             let (recorded, asked) = (try Data(contentsOf: URL(fileURLWithPath: state)), server.requests.count)
-            let asItIs = try await BinaryRunner.shell(
-                access + #" --state "$STATE" >> "$OUT""#, environment: environment)
+            let asItIs = try await resume()
             #expect(asItIs.status == 1)
             #expect(
                 asItIs.stderr.contains(
@@ -142,11 +144,39 @@ struct AccessStateEndToEndTests {
             #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == cutFile)
             #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == recorded)
             #expect(server.requests.count == asked)
-            let rerun = try await BinaryRunner.shell(
-                #"truncate -s -\#(bytes) "$OUT" && "# + access + #" --state "$STATE" >> "$OUT""#,
-                environment: environment)
+            let rerun = try await resume(after: #"truncate -s -\#(bytes) "$OUT" && "#)
             #expect(rerun.status == 0, "\(rerun.stderr)")
             #expect(String(decoding: try Data(contentsOf: URL(fileURLWithPath: output)), as: UTF8.self) == whole.stdout)
+            // Cut inside the first repository, the state records none: the rerun writes the map from the start,
+            // so the advice is to remove all the interrupted run wrote, not only its last line (a review's find).
+            try FileManager.default.removeItem(atPath: state)
+            try Data().write(to: URL(fileURLWithPath: output))
+            let early = try await resume(after: "ulimit -f 1; ")
+            #expect(early.status == 1, "\(early.stderr)")
+            let again = try await resume()
+            #expect(again.status == 1)
+            #expect(
+                again.stderr.contains(
+                    "remove every record the interrupted run wrote (its state records no repository yet, so the "
+                        + "rerun writes the map from its first repository)"), "\(again.stderr)")
+            // Following that advice mends it: the file emptied, the rerun writes the whole map once.
+            try Data().write(to: URL(fileURLWithPath: output))
+            let mended = try await resume()
+            #expect(mended.status == 0, "\(mended.stderr)")
+            #expect(String(decoding: try Data(contentsOf: URL(fileURLWithPath: output)), as: UTF8.self) == whole.stdout)
+            // A whole map cut afterwards is no map done: refused, the file and the state as they were, where
+            // before the complete state ended the run first, "nothing to do", exit 0 (a review's find).
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+            try handle.truncate(atOffset: UInt64(whole.stdout.utf8.count - 5))
+            try handle.close()
+            let (cutMap, complete) = (
+                try Data(contentsOf: URL(fileURLWithPath: output)), try Data(contentsOf: URL(fileURLWithPath: state))
+            )
+            let afterWhole = try await resume()
+            #expect(afterWhole.status == 1)
+            #expect(afterWhole.stderr.contains("remove both it and the state file"), "\(afterWhole.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == cutMap)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == complete)
         }
     }
 }

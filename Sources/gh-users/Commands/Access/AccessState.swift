@@ -195,20 +195,18 @@ struct AccessStateFile {
                 throw refusal
             }
             var state = loaded ?? fresh
-            if state.complete { return .failure(.complete(state, file.shown)) }
             // A snapshot or another state is no place for records, nor is a last line without its end, which the
             // first record would join (`AppendedOutputCheck.continuedFileRefusal`): a run killed as it wrote left
-            // part of the repository after the state's, which the rerun writes again whole.
+            // part of the repository after the state's, which the rerun writes again whole. Checked before a
+            // complete map ends the run, so a map cut after it was whole is never called done.
             if let stdoutFile,
                 let refusal = AppendedOutputCheck.continuedFileRefusal(
                     "the file stdout appends to, \(TerminalSanitizer.quotedPath(stdoutFile)),", appendedTo: stdoutFile,
-                    remedy: state.after.map {
-                        "what follows the records of \(TerminalSanitizer.sanitize($0)), the last repository the state "
-                            + "records (the rerun writes the next one whole)"
-                    } ?? "the unfinished last line")
+                    remedy: cutRemedy(state, shown: file.shown, recorded: loaded != nil))
             {
                 throw refusal
             }
+            if state.complete { return .failure(.complete(state, file.shown)) }
             // Read-only, it could not record the first repository: refused before the first request.
             try file.checkWritable()
             // A state from an older gh-users takes this run's root, on disk before the next record.
@@ -221,6 +219,23 @@ struct AccessStateFile {
             io.writeErr("gh-users: \(error.message)\n")
             return .failure(.setupFailed)
         }
+    }
+
+    /// What to remove from a map that ends inside a line so that the rerun appends to it whole: what follows the
+    /// last repository the state records, all of it where the state records none, or, where the state records
+    /// the map as whole, the map and the state (the file was cut after that run ended).
+    private static func cutRemedy(_ state: AccessState, shown: String, recorded: Bool) -> String {
+        guard recorded else { return "the unfinished last line" }
+        if state.complete {
+            return "both it and the state file \(shown), whose map was read to its end (the file was cut after that "
+                + "run wrote it whole; the rerun writes the map again)"
+        }
+        guard let after = state.after else {
+            return "every record the interrupted run wrote (its state records no repository yet, so the rerun "
+                + "writes the map from its first repository)"
+        }
+        return "what follows the records of \(TerminalSanitizer.sanitize(after)), the last repository the state "
+            + "records (the rerun writes the next one whole)"
     }
 
     enum Stop: Error {
