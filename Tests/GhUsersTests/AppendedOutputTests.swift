@@ -105,8 +105,8 @@ struct AppendedOutputTests {
     ]
 
     /// A state whose first line is longer than what is read (a map of 1,300 repositories `--repo` named and
-    /// GitHub did not have), and a snapshot `jq .` rewrote (which `--changes` still reads): each is known by how
-    /// it begins (a review's find: both were appended to).
+    /// GitHub did not have), a snapshot `jq .` rewrote (which `--changes` still reads), and a state with a tab
+    /// for a space: each is known by how it begins (a review's find: each was appended to).
     static let ownFilesKnownByTheirStart: [String] = [
         {
             var state = AccessState(
@@ -117,6 +117,8 @@ struct AppendedOutputTests {
         "{\n  \"version\": 1,\n  \"command\": \"members\",\n  \"of\": \"github\",\n  \"filters\": {},\n"
             + "  \"people\": [\n    {\n      \"id\": 1,\n      \"login\": \"octocat\"\n    }\n  ]\n}\n",
         "\u{FEFF}{ \"version\" : 1 , \"since\" : 5 }\r\n",
+        // A tab for a space is still JSON, and a state (a review's find: it was taken for a tsv record).
+        "{\"version\":1,\t\"since\":5}\n",
     ]
 
     @Test(arguments: ownFilesKnownByTheirStart.indices)

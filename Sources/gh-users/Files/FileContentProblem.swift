@@ -91,21 +91,25 @@ struct FileContentProblem: Error, Equatable {
     /// what is read), or not one line (a snapshot `jq .` rewrote, which `--changes` still reads), is known by how
     /// it begins (`beginsAsOwnFile`). `whole`: `start` is all of the file. nil for any other file.
     ///
-    /// A whole first line that holds a tab is a tsv record (gh-users writes no tab in its own files, and `jq
-    /// --tab` none on a first line), and one that is no JSON is taken for a rewritten file's only where JSON
-    /// breaks a line, after `{`, `[` or `,`: a tsv record whose first column begins `{"version":1,"since":7}` is
-    /// a record (a review's find: a list in tsv with names first was refused as a state on its second run).
+    /// A whole first line that is no JSON is taken for a rewritten file's only where JSON breaks a line, after
+    /// `{`, `[` or `,`, and never where it holds a tab, which makes it a tsv record (gh-users writes no tab in its
+    /// own files, and `jq --tab` none on a first line): a tsv record whose first column begins
+    /// `{"version":1,"since":7}` is a record (a review's find: a list in tsv with names first was refused as a
+    /// state on its second run). A line that is JSON is read first, as a state whose spaces are tabs is one, unless a
+    /// tab follows it: that is a tsv record of a first column alone (a review's find: a state with a tab for a
+    /// space was appended to).
     static func ownFile(beginning start: [UInt8], whole: Bool) -> String? {
         let text = withoutByteOrderMark(start)
         guard text.first == UInt8(ascii: "{") else { return nil }
         if let end = text.firstIndex(of: UInt8(ascii: "\n")) ?? (whole ? text.endIndex : nil) {
             var line = Array(text[..<end])
             if line.last == UInt8(ascii: "\r") { line.removeLast() }
-            guard !line.contains(UInt8(ascii: "\t")) else { return nil }
             let breaks = line.last(where: { $0 != UInt8(ascii: " ") }).map { Array("{[,".utf8).contains($0) }
             if line.last == UInt8(ascii: "[") { line += "]}".utf8 }
-            if JSONText.flaw(in: line) == nil { return ownFile(line, not: "") }
-            guard breaks == true else { return nil }
+            // A tab after the JSON ends a tsv column: a record whose first column is a state's text (a name).
+            let tabAfter = line.reversed().prefix { $0 == 0x20 || $0 == 0x09 }.contains(0x09)
+            if !tabAfter, JSONText.flaw(in: line) == nil { return ownFile(line, not: "") }
+            guard breaks == true, !line.contains(UInt8(ascii: "\t")) else { return nil }
         }
         return beginsAsOwnFile(text) ? "a file of gh-users's own (it begins as a snapshot or a state does)" : nil
     }
