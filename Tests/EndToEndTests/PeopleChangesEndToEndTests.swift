@@ -211,6 +211,13 @@ struct PeopleChangesEndToEndTests {
                 Data(contentsOf: URL(fileURLWithPath: other)), Data(contentsOf: URL(fileURLWithPath: state)),
                 Data(contentsOf: URL(fileURLWithPath: snapshot))
             )
+            // With nothing changed, nothing would be written, yet the mistake is said at once, not on the first
+            // run that has a change to lose (a review's find: it recorded, exit 0).
+            let quiet = try await BinaryRunner.shell(
+                #""$GH_USERS" members acme --changes "$SNAPSHOT" --api-url "$API" --no-cache >> "$OTHER""#,
+                environment: environment)
+            #expect(quiet.status == 1)
+            #expect(quiet.stderr.contains("is the snapshot of 'gh-users followers octocat'"), "\(quiet.stderr)")
             try set("jollyotter6", "member", server)
             let appended = try await BinaryRunner.shell(
                 #""$GH_USERS" members acme --changes "$SNAPSHOT" --api-url "$API" --no-cache >> "$OTHER""#,

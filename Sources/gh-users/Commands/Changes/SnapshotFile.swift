@@ -127,11 +127,14 @@ extension SnapshotFile {
     /// The refusal of changes that would go on after a file stdout continues (`>> log`) that is one of
     /// gh-users's own (another list's snapshot, a state: `AppendedOutputCheck.ownFileRefusal`), or whose last
     /// line has no end (a run killed as it wrote, a line typed without one): the first change would join that
-    /// line, and a loader would lose both (before, a csv header was glued to it). nil for any other stdout.
-    static func appendedLogRefusal(_ command: CommandContext) -> LocalFileError? {
+    /// line, and a loader would lose both (before, a csv header was glued to it). nil for any other stdout. A
+    /// file of gh-users's own is refused even when the run `writes` nothing, so a mistyped `>>` is said on the
+    /// first run, not on the first one with a change.
+    static func appendedLogRefusal(_ command: CommandContext, writes: Bool) -> LocalFileError? {
         guard command.stdoutContinues, let path = command.stdoutFile else { return nil }
-        return AppendedOutputCheck.continuedFileRefusal(
-            "stdout's file \(TerminalSanitizer.quotedPath(path))", appendedTo: path)
+        let file = "stdout's file \(TerminalSanitizer.quotedPath(path))"
+        guard writes else { return AppendedOutputCheck.ownFileRefusal(file, appendedTo: path) }
+        return AppendedOutputCheck.continuedFileRefusal(file, appendedTo: path)
     }
 
     /// Why a run that took `copy` from the cache compared nothing.
@@ -211,7 +214,7 @@ extension SnapshotFile {
         var writer = RecordStreamWriter(
             context: command.render, columns: columns, continuesOutput: Self.continuesLog(command, columns))
         let output = writer.render(changes) + writer.finish(completed: true)
-        if !output.isEmpty, let refusal = Self.appendedLogRefusal(command) {
+        if let refusal = Self.appendedLogRefusal(command, writes: !output.isEmpty) {
             io.writeErr("gh-users: \(refusal.message).\n" + untouched)
             return .setupFailed
         }
