@@ -105,8 +105,9 @@ struct AppendedOutputTests {
     ]
 
     /// A state whose first line is longer than what is read (a map of 1,300 repositories `--repo` named and
-    /// GitHub did not have), a snapshot `jq .` rewrote (which `--changes` still reads), and a state with a tab
-    /// for a space: each is known by how it begins (a review's find: each was appended to).
+    /// GitHub did not have), a snapshot `jq .` rewrote (which `--changes` still reads), a state with a tab for a
+    /// space, and one `jq -S .` rewrote, its keys sorted: each is known by how it begins or, read whole, as what
+    /// it is (a review's find: each was appended to).
     static let ownFilesKnownByTheirStart: [String] = [
         {
             var state = AccessState(
@@ -119,6 +120,8 @@ struct AppendedOutputTests {
         "\u{FEFF}{ \"version\" : 1 , \"since\" : 5 }\r\n",
         // A tab for a space is still JSON, and a state (a review's find: it was taken for a tsv record).
         "{\"version\":1,\t\"since\":5}\n",
+        // Keys sorted (`jq -S .`): the file read whole is one JSON document, a state.
+        "{\n  \"api_url\": \"https://api.github.com\",\n  \"since\": 5,\n  \"version\": 1\n}\n",
     ]
 
     @Test(arguments: ownFilesKnownByTheirStart.indices)

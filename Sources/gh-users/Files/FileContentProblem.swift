@@ -111,6 +111,8 @@ struct FileContentProblem: Error, Equatable {
             if !tabAfter, JSONText.flaw(in: line) == nil { return ownFile(line, not: "") }
             guard breaks == true, !line.contains(UInt8(ascii: "\t")) else { return nil }
         }
+        // A file read whole that is one JSON document, its keys in any order (`jq -S .`), is read as it is.
+        if whole, JSONText.flaw(in: Array(text)) == nil, let own = ownFile(Array(text), not: "") { return own }
         return beginsAsOwnFile(text) ? "a file of gh-users's own (it begins as a snapshot or a state does)" : nil
     }
 
