@@ -157,8 +157,8 @@ struct AccessStateEndToEndTests {
             #expect(again.status == 1)
             #expect(
                 again.stderr.contains(
-                    "remove every record the interrupted run wrote (its state records no repository yet, so the "
-                        + "rerun writes the map from its first repository)"), "\(again.stderr)")
+                    "remove all that the interrupted run wrote, a csv header too (its state records no repository "
+                        + "yet, so the rerun writes the map from its first repository)"), "\(again.stderr)")
             // Following that advice mends it: the file emptied, the rerun writes the whole map once.
             try Data().write(to: URL(fileURLWithPath: output))
             let mended = try await resume()

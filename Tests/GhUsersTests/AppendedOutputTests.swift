@@ -120,6 +120,7 @@ struct AppendedOutputTests {
         "\u{FEFF}{ \"version\" : 1 , \"since\" : 5 }\r\n",
         // A tab for a space is still JSON, and a state (a review's find: it was taken for a tsv record).
         "{\"version\":1,\t\"since\":5}\n",
+        "{\"version\":1,\t\"api_url\":\"https://api.github.com\",\n\"since\":5}\n",
         // Keys sorted (`jq -S .`): the file read whole is one JSON document, a state.
         "{\n  \"api_url\": \"https://api.github.com\",\n  \"since\": 5,\n  \"version\": 1\n}\n",
     ]

@@ -92,12 +92,11 @@ struct FileContentProblem: Error, Equatable {
     /// it begins (`beginsAsOwnFile`). `whole`: `start` is all of the file. nil for any other file.
     ///
     /// A whole first line that is no JSON is taken for a rewritten file's only where JSON breaks a line, after
-    /// `{`, `[` or `,`, and never where it holds a tab, which makes it a tsv record (gh-users writes no tab in its
-    /// own files, and `jq --tab` none on a first line): a tsv record whose first column begins
-    /// `{"version":1,"since":7}` is a record (a review's find: a list in tsv with names first was refused as a
-    /// state on its second run). A line that is JSON is read first, as a state whose spaces are tabs is one, unless a
-    /// tab follows it: that is a tsv record of a first column alone (a review's find: a state with a tab for a
-    /// space was appended to).
+    /// `{`, `[` or `,`: a tsv record whose first column begins `{"version":1,"since":7}` and goes on after a tab
+    /// is a record (a review's find: a list in tsv with names first was refused as a state on its second run). A
+    /// line that is JSON is read as JSON, as a state whose spaces are tabs is one, unless a tab follows it: that is
+    /// a tsv record of a first column alone (reviews' finds: a state with a tab for a space, on one line or
+    /// more, was appended to).
     static func ownFile(beginning start: [UInt8], whole: Bool) -> String? {
         let text = withoutByteOrderMark(start)
         guard text.first == UInt8(ascii: "{") else { return nil }
@@ -109,7 +108,7 @@ struct FileContentProblem: Error, Equatable {
             // A tab after the JSON ends a tsv column: a record whose first column is a state's text (a name).
             let tabAfter = line.reversed().prefix { $0 == 0x20 || $0 == 0x09 }.contains(0x09)
             if !tabAfter, JSONText.flaw(in: line) == nil { return ownFile(line, not: "") }
-            guard breaks == true, !line.contains(UInt8(ascii: "\t")) else { return nil }
+            guard breaks == true else { return nil }
         }
         // A file read whole that is one JSON document, its keys in any order (`jq -S .`), is read as it is.
         if whole, JSONText.flaw(in: Array(text)) == nil, let own = ownFile(Array(text), not: "") { return own }

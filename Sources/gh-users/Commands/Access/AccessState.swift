@@ -231,8 +231,8 @@ struct AccessStateFile {
                 + "run wrote it whole; the rerun writes the map again)"
         }
         guard let after = state.after else {
-            return "every record the interrupted run wrote (its state records no repository yet, so the rerun "
-                + "writes the map from its first repository)"
+            return "all that the interrupted run wrote, a csv header too (its state records no repository yet, so "
+                + "the rerun writes the map from its first repository)"
         }
         return "what follows the records of \(TerminalSanitizer.sanitize(after)), the last repository the state "
             + "records (the rerun writes the next one whole)"
