@@ -51,6 +51,12 @@ package struct StandInWorld: Decodable, Sendable {
         package var user: String
     }
 
+    /// A fork of a repository: its owner's login, and when they forked it.
+    package struct Fork: Decodable, Sendable {
+        package var login: String
+        package var createdAt: String
+    }
+
     /// GitHub's contributor record: an account's `login`, or an anonymous author's `name` and `email`.
     package struct Contributor: Decodable, Sendable {
         package var login: String?
@@ -82,7 +88,7 @@ package struct StandInWorld: Decodable, Sendable {
         package var unstarred: Set<String> = []
         package var laterStars: [Star] = []
         package var watchers: [String]
-        package var forks: [String]
+        package var forks: [Fork]
         package var contributors: [Contributor]
 
         enum CodingKeys: String, CodingKey {

@@ -83,7 +83,6 @@ extension StandInRouteRequest {
     ) -> StandInHTTPResponse? {
         let access = caller.flatMap { world.permission(of: $0, on: repository) }
         let stargazers = StandInStargazerList(repository, in: population)
-        let forks = repository.forks.compactMap(population.user(login:))
         switch list {
         case .repository:
             return StandInHTTPResponse(
@@ -101,9 +100,17 @@ extension StandInRouteRequest {
                 stargazers.write(at: $0, star: star, into: &$1)
             }
         case .forks:
+            // Newest first, GitHub's default `sort`; `oldest` the other way. Each is created when it was forked.
             let id = StandInWorld.repositoryID(world.repositoryIndex(repository.fullName) ?? 0)
-            let names = forks.map { $0.login + "/" + repository.name }
-            return pagedRecords(names.enumerated().map { repositoryRecord($1, in: world, id: id + $0 + 1) })
+            let oldest = request.query["sort"] == "oldest"
+            let forks = repository.forks.enumerated().filter { population.user(login: $1.login) != nil }
+                .sorted { oldest ? $0.1.createdAt < $1.1.createdAt : $0.1.createdAt > $1.1.createdAt }
+            return pagedRecords(
+                forks.map { index, fork in
+                    let record = repositoryRecord(fork.login + "/" + repository.name, in: world, id: id + index + 1)
+                    let times = ["created_at", "updated_at", "pushed_at"].map { ($0, fork.createdAt as any Sendable) }
+                    return replacing(Dictionary(uniqueKeysWithValues: times), in: record)
+                })
         case .watchers:
             guard access != nil else { return nil }
             return peopleList(repository.watchers)
@@ -182,7 +189,7 @@ extension StandInRouteRequest {
         -> [UInt8]
     {
         let stars = StandInStargazerList(repository, in: population).count
-        let forks = repository.forks.compactMap(population.user(login:)).count
+        let forks = repository.forks.filter { population.user(login: $0.login) != nil }.count
         let level = signedInAccount.map { world.permission(of: $0.login, on: repository) ?? 0 }
         let organization = world.organizationAccount(login: repository.owner)
         var values: [String: any Sendable] = [
