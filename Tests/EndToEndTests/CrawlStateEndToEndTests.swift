@@ -353,7 +353,8 @@ struct CrawlStateEndToEndTests {
     /// refused before it asks or writes anything. A caller's flock(1) on the file is no crawl, and is let be.
     @Test func aSecondCrawlIntoTheSameOutputIsRefused() async throws {
         try await withServer(users: 100) { server in
-            #expect(FileManager.default.createFile(atPath: path("out.tsv"), contents: Foundation.Data("1\ta\n".utf8)))
+            #expect(
+                FileManager.default.createFile(atPath: path("out.tsv"), contents: Foundation.Data("1\ta\t\t\n".utf8)))
             let holder = open(path("out.tsv"), O_RDWR)
             defer { close(holder) }
             var lock = flock()
@@ -399,7 +400,7 @@ struct CrawlStateEndToEndTests {
             #expect(emptied.status == 1)
             #expect(emptied.stderr.contains("(>>, not >): > empties the file"), "\(emptied.stderr)")
             #expect(server.requests.isEmpty)
-            #expect(read("out.tsv") == "1\ta\n")
+            #expect(read("out.tsv") == "1\ta\t\t\n")
             lock.l_type = Int16(F_UNLCK)
             #expect(fcntl(holder, F_SETLK, &lock) == 0)
             #expect(flock(holder, LOCK_EX | LOCK_NB) == 0)

@@ -66,9 +66,44 @@ struct AppendedOutputTests {
         #expect(try read(output) == Self.written + "3,user3,,\r\n4,user4,,\r\n")
     }
 
+    /// A tsv crawl into a file of ndjson, or of tsv with other columns, is refused before any request, the file as
+    /// it was, also with a new state; tsv of the same columns goes on. Before (a review's find): exit 0, and the
+    /// file held a JSON line and then tsv, or four columns and then one.
+    @Test(arguments: [
+        (["--format", "ndjson"], [String](), #"begins with the line '{"login":"user1","#),
+        (["--format", "tsv"], ["--fields", "login"], "begins with the line '1\\tuser1\\t\\t', of 4 tab-separated"),
+        (["--format", "tsv", "--fields", "login"], [], "begins with the line 'user1', of 1 tab-separated column"),
+    ])
+    func tsvGoesOnOnlyAfterAsManyColumns(first: [String], then: [String], says: String) async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let output = folder("o")
+        let github = StubTransport()
+        github.answer("GET /users?since=0&per_page=2", accounts: [1, 2])
+        #expect(await run(["list", "--limit", "2", "--output", output] + first, github: github).status == 0)
+        let written = try read(output)
+        for state in [[], ["--state", folder("s")]] {
+            let refused = StubTransport()
+            let other = await run(
+                ["list", "--since", "2", "--limit", "2", "--output", output] + then + state, github: refused)
+            #expect(other.status == 1)
+            #expect(refused.received.isEmpty)
+            #expect(try read(output) == written)
+            #expect(other.err.hasPrefix("gh-users: the output file '\(output)' \(says)"), "\(other.err)")
+            #expect(!FileManager.default.fileExists(atPath: folder("s")))
+        }
+        let same = StubTransport()
+        same.answer("GET /users?since=2&per_page=2", accounts: [3, 4])
+        let more = await run(["list", "--since", "2", "--limit", "2", "--output", output] + first, github: same)
+        #expect(more.status == 0, "\(more.err)")
+        #expect(try read(output).hasPrefix(written) && read(output).count > written.count)
+    }
+
     /// A file whose last line has no end (a run without `--state` killed mid-record) is refused before any
     /// request, in every format: before, the first record joined it, `{"a":1{"login":"user1",…`, exit 0.
-    @Test(arguments: [("ndjson", #"{"a":1"#), ("tsv", "1\tuser1\n2\tus"), ("csv", "id,login,type,html_url\r\n1,us")])
+    @Test(arguments: [
+        ("ndjson", #"{"a":1"#), ("tsv", "1\tuser1\t\t\n2\tus"), ("csv", "id,login,type,html_url\r\n1,us"),
+    ])
     func aFileThatEndsInsideALineIsRefused(format: String, held: String) async throws {
         let folder = try Folder()
         defer { folder.remove() }
@@ -293,9 +328,14 @@ struct AppendedOutputCheckTests {
         #expect(refusal(.tsv, "id,login\r\n1,a\r\n")?.contains("and this run writes tsv") == true)
         // A csv a spreadsheet saved, a byte order mark first, is csv too (a tsv line escapes the mark).
         #expect(refusal(.tsv, "\u{FEFF}id,login\r\n1,a\r\n")?.contains("and this run writes tsv") == true)
-        // tsv has no header: other tsv, or csv of other columns, cannot be told from it.
+        // tsv has no header: tsv of as many other columns cannot be told from it; a line of another count of
+        // columns (tabs: a value's tab is written `\t`) is another shape, or csv, or ndjson.
         #expect(refusal(.tsv, "1\ta\n") == nil)
-        #expect(refusal(.tsv, "id,login,type\r\n") == nil)
+        #expect(refusal(.tsv, "\u{FEFF}1\ta\n") == nil)
+        #expect(refusal(.tsv, "id,login,type\r\n")?.contains("'id,login,type', of 1 tab-separated column") == true)
+        #expect(refusal(.tsv, #"{"id":1,"login":"a"}"# + "\n")?.contains("where this run's tsv has 2") == true)
+        #expect(refusal(.tsv, "1\ta\tb\n")?.contains("of 3 tab-separated columns") == true)
+        #expect(refusal(.tsv, "1\ta\tb")?.contains("ends inside a line") == true)
         #expect(refusal(.tsv, nil) == nil)
         #expect(refusal(.ndjson, #"{"id":1}"# + "\n") == nil)
         #expect(refusal(.ndjson, "1\ta\n")?.contains(#"begins with the line '1\ta'"#) == true)

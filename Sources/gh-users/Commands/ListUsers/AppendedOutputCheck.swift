@@ -13,10 +13,12 @@ import Foundation
 /// Only what is certain is refused, before anything is written or asked:
 /// - csv: a first line that is not the header this run would write (its columns' keys as `CSV.row` writes them;
 ///   a line that ends in LF alone is the same header);
-/// - tsv: a file that begins with that csv header, CR LF and all, which is csv (a tsv line never holds a CR);
+/// - tsv: a file that begins with that csv header, CR LF and all, which is csv (a tsv line never holds a CR); or
+///   whose first line has another count of columns than this run's: a value's tab is written `\t`, so each of
+///   its lines holds one raw tab fewer than it has columns, and an ndjson or csv line none;
 /// - ndjson: a file whose first byte is not `{`, which every ndjson record begins with.
 /// And in every format the file must end a line (`unendedRefusal`). Anything else is appended to as before: tsv
-/// has no header, so tsv of other columns cannot be told.
+/// has no header, so tsv of as many other columns cannot be told.
 struct AppendedOutputCheck: Sendable {
     let format: OutputFormat
     /// The csv header of this run's columns: `RecordStreamWriter.csvHeader`.
@@ -98,11 +100,21 @@ struct AppendedOutputCheck: Sendable {
                     + "one. Nothing was written, and the file is as it was: give the --format, --fields and --full "
                     + "it was written with, or another file")
         case .tsv:
-            guard start.starts(with: header) || start.starts(with: byteOrderMark + header) else { return nil }
+            if start.starts(with: header) || start.starts(with: byteOrderMark + header) {
+                return LocalFileError(
+                    message: "\(file) begins with the csv header \(shownHeader), and this run writes tsv, which "
+                        + "would mix two formats in one file. Nothing was written, and the file is as it was: give "
+                        + "--format csv, or another file")
+            }
+            // A line cut by the read may have more tabs after it; one with no end is `unendedRefusal`'s.
+            let columns = line.count { $0 == UInt8(ascii: "\t") } + 1
+            guard ended, columns != headerColumns else { return nil }
             return LocalFileError(
-                message: "\(file) begins with the csv header \(shownHeader), and this run writes tsv, which would "
-                    + "mix two formats in one file. Nothing was written, and the file is as it was: give --format "
-                    + "csv, or another file")
+                message: "\(file) begins with the line \(shownLine), of \(columns) tab-separated "
+                    + (columns == 1 ? "column" : "columns") + " where this run's tsv has \(headerColumns) "
+                    + "(\(shownHeader)): its records would go on in another shape or format. Nothing was written, and "
+                    + "the file is as it was: give the --format, --fields and --full it was written with, or another "
+                    + "file")
         case .ndjson:
             // After a byte order mark too, and a mark alone is an empty file (`unendedRefusal`).
             guard afterMark.first.map({ $0 != UInt8(ascii: "{") }) ?? false else { return nil }
@@ -128,6 +140,16 @@ struct AppendedOutputCheck: Sendable {
             message: "\(file) ends inside a line (its last byte is no line end): a record cut short, which this "
                 + "run's first record would join. Nothing was written, and the file is as it was: remove "
                 + "\(remedy), or give another file")
+    }
+
+    /// How many columns `header` names: its commas outside quotes, and one.
+    private var headerColumns: Int {
+        var (columns, quoted) = (1, false)
+        for byte in header {
+            if byte == UInt8(ascii: "\"") { quoted.toggle() }
+            if byte == UInt8(ascii: ","), !quoted { columns += 1 }
+        }
+        return columns
     }
 
     /// The bytes before the first LF (and a CR before it), and whether there was one.
