@@ -29,9 +29,27 @@ package struct Login: Sendable, Hashable, CustomStringConvertible {
     private static func problem(with text: String) -> String {
         let shown =
             text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
-            ? "(with control characters)" : "'\(text)'"
+            ? "(with control characters)" : "'" + visible(text) + "'"
         if text.isEmpty { return "a login cannot be empty" }
         return "invalid login \(shown): a login has 1 to \(maximumLength) letters, digits, '-' or '_', "
             + "does not start with '-', and may end in '[bot]'"
+    }
+
+    /// `text` with each character a reader could not see (a zero-width or other ignorable one, a direction mark, a
+    /// space that is not ASCII's) named by its code point, `\u{200b}`: else `oct\u{200b}ocat` is refused as a
+    /// login that looks valid.
+    private static func visible(_ text: String) -> String {
+        var shown = ""
+        for scalar in text.unicodeScalars {
+            let properties = scalar.properties
+            if properties.isDefaultIgnorableCodePoint || properties.generalCategory == .format
+                || (!scalar.isASCII && properties.isWhitespace)
+            {
+                shown += "\\u{" + String(scalar.value, radix: 16) + "}"
+            } else {
+                shown.unicodeScalars.append(scalar)
+            }
+        }
+        return shown
     }
 }

@@ -19,6 +19,21 @@ struct LoginTests {
     func refusesInvalidLogins(text: String) {
         #expect(throws: DomainError.self) { try Login(validating: text) }
     }
+
+    /// A character no one sees is named by its code point, so the refused login does not look valid: before, a
+    /// review's `show $'oct\u200bocat'` said "invalid login 'oct​ocat'". A letter that is seen stays as it is.
+    @Test(arguments: [
+        ("oct\u{200B}ocat", #"'oct\u{200b}ocat'"#), ("a\u{00AD}b", #"'a\u{ad}b'"#), ("a\u{3000}b", #"'a\u{3000}b'"#),
+        ("a\u{3164}", #"'a\u{3164}'"#), ("\u{202E}abc", #"'\u{202e}abc'"#), ("ééé", "'ééé'"),
+    ])
+    func aRefusedLoginShowsWhatNoOneSees(text: String, shown: String) {
+        #expect {
+            try Login(validating: text)
+        } throws: { error in
+            guard case DomainError.invalidInput(let message) = error else { return false }
+            return message.hasPrefix("invalid login \(shown):")
+        }
+    }
 }
 
 struct PagingPlanTests {

@@ -93,6 +93,9 @@ struct StdinLoginsTests {
         #expect(text.hasPrefix("line 2 of stdin: invalid login '\\e[31mxxx"), "\(text)")
         #expect(text.hasSuffix("…'"))
         #expect(text.count < 100)
+        // A character no one sees is named, so the line does not look like a valid login (a review's find).
+        let hidden = message(resolve(Self.once("oct\u{200B}ocat\n")))
+        #expect(hidden == #"line 1 of stdin: invalid login 'oct\u{200b}ocat'"#, "\(hidden)")
     }
 
     @Test func aLastLineWithoutNewlineAndCRLFLinesCount() {

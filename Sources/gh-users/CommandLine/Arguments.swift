@@ -302,6 +302,8 @@ struct InputLines {
         let text = String(decoding: line.prefix(shown * 4), as: UTF8.self)
         let cut = text.count > shown || line.count > shown * 4
         let head = text.trimmingCharacters(in: .whitespacesAndNewlines).prefix(shown)
-        return "'\(TerminalSanitizer.sanitize(String(head)))\(cut ? "…" : "")'"
+        // Named as a path is, so a character no one sees (`\u{200b}`) is shown.
+        let quoted = TerminalSanitizer.quotedPath(String(head))
+        return cut ? String(quoted.dropLast()) + "…'" : quoted
     }
 }
