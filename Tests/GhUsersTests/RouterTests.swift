@@ -307,6 +307,14 @@ struct RouterTests {
 
     @Test func topLevelHelpAndVersion() {
         #expect(route("--version") == .version)
+        // What follows it is refused, as gh refuses it: taken silently, `--version --bogus` was exit 0.
+        for line in ["--version --bogus", "--version list"] {
+            guard case .usageError(let error) = route(line) else {
+                Issue.record("\(line): expected a usage error")
+                continue
+            }
+            #expect(error.message.hasPrefix("--version takes nothing after it, and '\(line.dropFirst(10))' was given"))
+        }
         for arguments in ["", "--help", "-h", "help"] {
             guard let text = route(arguments).helpText else {
                 Issue.record("expected help for '\(arguments)'")

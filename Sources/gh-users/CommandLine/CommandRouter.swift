@@ -90,7 +90,15 @@ struct CommandRouter: Sendable {
     /// `--version`, `--help`, or an option given before the command, which gets a pointer to the right order.
     private func leadingOption(_ arguments: [String]) throws(UsageError) -> Route {
         let first = arguments[0]
-        if first == "--version" { return .version }
+        if first == "--version" {
+            // What follows is no part of it: taken silently, a mistyped line looked answered (as in gh, refused).
+            guard arguments.count == 1 else {
+                throw UsageError(
+                    message: "--version takes nothing after it, and \(TerminalSanitizer.quotedPath(arguments[1])) was "
+                        + "given: gh-users --version", command: nil)
+            }
+            return .version
+        }
         // `gh-users --help list` asks what `gh-users help list` does, as `git --help log` and `gh --help repo` do.
         if first == "--help" || first == "-h" { return try helpRoute(Array(arguments.dropFirst())) }
         let name = first.hasPrefix("--") ? String(first.dropFirst(2).prefix { $0 != "=" }) : ""

@@ -27,11 +27,10 @@ struct OptionReading {
         return value
     }
 
-    /// A file gh-users itself opens (`--state`, `--changes`, `--output`): not empty, and not `-`, which gh and
-    /// curl read as stdin or stdout and which made a file named `-`.
-    /// Given twice with two files, it is refused: a run writes one, and taking the last (as other options do)
-    /// left an alias's file or the one typed first unrecorded without a word.
-    func filePath() throws(UsageError) -> String {
+    /// The one file the option names, however often it is given (`a`, `./a`, its absolute path). Given twice with
+    /// two files, it is refused: a run uses one, and taking the last (as other options do) left an alias's file or
+    /// the one typed first unused without a word.
+    func oneFile() throws(UsageError) -> String {
         // One file however it is written (`a`, `./a`, its absolute path).
         var files: [(given: String, absolute: String)] = []
         for given in parsed.values(option) {
@@ -45,6 +44,13 @@ struct OptionReading {
             throw usageError(
                 "--\(option.name) is given more than once, naming \(named): a run uses one file, so give it once")
         }
+        return text
+    }
+
+    /// A file gh-users itself opens (`--state`, `--changes`, `--output`): one (`oneFile`), not empty, and not `-`,
+    /// which gh and curl read as stdin or stdout and which made a file named `-`.
+    func filePath() throws(UsageError) -> String {
+        let text = try oneFile()
         guard !text.isEmpty else { throw usageError("--\(option.name) needs a file path") }
         guard text != "-" else {
             let instead =

@@ -209,7 +209,7 @@ enum NetworkGroup {
             path: .file
         ),
         at: \.tokenFile,
-        parse: { $0.text },
+        parse: { reading throws(UsageError) in try reading.oneFile() },
         // A rerun cannot read what the shell made for this run alone.
         resume: { path in path.flatMap { CommonOptions.canBeReadAgain(tokenFile: $0) ? $0 : nil } }
     )

@@ -56,6 +56,8 @@ struct ListCommandTests {
         ),
         (["--output", "o", "--output", "p", "--output", "./o"], "naming 'o' and 'p': a run"),
         (["--output", "o", "--output", "p", "--output", "q"], "naming 'o' and 'p' and more: a run"),
+        // The token of the last one was taken without a word (a review's find); the same file twice is one.
+        (["--token-file", "a", "--token-file", "b", "--token-file", "./a"], "--token-file is given more than once"),
     ])
     func badCrawlOptionsAreUsageErrorsAndSendNothing(arguments: [String], message: String) async {
         await expectUsageError(["list"] + arguments, saying: message)
