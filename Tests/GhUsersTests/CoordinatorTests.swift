@@ -284,6 +284,10 @@ struct SessionSetupTests {
         #expect(bad.status == 64)
         #expect(bad.request == nil)
         #expect(bad.err.contains("GH_USERS_MAX_RESPONSE_BYTES"))
+        // Past the cap, the message says what the cap is (a review's find: it read as a typo's).
+        let past = await setUp("show octocat", environment: ["GH_USERS_MAX_RESPONSE_BYTES": "2000G"])
+        #expect(past.status == 64 && past.request == nil)
+        #expect(past.err.contains("'2000G': give bytes, or a size such as 256M, 2G or 500MB, at most 1024G"))
     }
 
     /// GH_USERS_LOG_LEVEL sets the level as --log-level does, which wins over it; a value that names no level is

@@ -53,7 +53,8 @@ struct GitHubSession: Sendable {
         if let text = environment.environment["GH_USERS_MAX_RESPONSE_BYTES"], !text.isEmpty {
             guard let bytes = URLSessionTransport.maximumBodyBytes(fromSetting: text) else {
                 throw UsageError.setting(
-                    "invalid GH_USERS_MAX_RESPONSE_BYTES '\(text)': give bytes, or a size such as 256M, 2G or 500MB")
+                    "invalid GH_USERS_MAX_RESPONSE_BYTES '\(text)': give bytes, or a size such as 256M, 2G or 500MB, "
+                        + "at most 1024G (1 TiB)")
             }
             maximumBodyBytes = bytes
         }

@@ -129,8 +129,8 @@ enum HelpTopics {
             ("GH_USERS_CACHE_SIZE", "the cache's size bound: 100MB by default; bytes, or a size as below"),
             (
                 "GH_USERS_MAX_RESPONSE_BYTES",
-                "the largest body one answer may bring, after decompression: 64M by default; bytes, or K, M, G "
-                    + "(1,024s: 64M is 64 MiB; KiB, MiB, GiB too) or KB, MB, GB (1,000s)"
+                "the largest body one answer may bring, after decompression: 64M by default, at most 1024G; bytes, "
+                    + "or K, M, G (1,024s: 64M is 64 MiB; KiB, MiB, GiB too) or KB, MB, GB (1,000s)"
             ),
             (
                 "HTTPS_PROXY, https_proxy",
