@@ -109,12 +109,13 @@ extension ParsedArguments {
 
 /// A login from the command line, or a usage error that says what a login may hold.
 enum LoginArgument {
-    static func parse(_ text: String, spec: CommandSpec) throws(UsageError) -> Login {
+    /// `option` names the option that gave it (`person`), else it is an argument.
+    static func parse(_ text: String, spec: CommandSpec, option: String? = nil) throws(UsageError) -> Login {
         do {
             return try Login(validating: text)
         } catch {
             if case .invalidInput(let message) = error {
-                throw UsageError(message: message, command: spec)
+                throw UsageError(message: (option.map { "--\($0): " } ?? "") + message, command: spec)
             }
             throw UsageError(message: "invalid login", command: spec)
         }

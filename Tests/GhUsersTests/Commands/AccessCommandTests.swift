@@ -408,4 +408,13 @@ struct AccessCommandTests {
         #expect(run.status == 64)
         #expect(run.out.isEmpty)
     }
+
+    /// A bad --person names the option (a review's find: "a login cannot be empty" did not say which).
+    @Test func aBadPersonNamesTheOption() async {
+        for (person, says) in [("", "--person: a login cannot be empty"), ("a b", "--person: invalid login 'a b'")] {
+            let run = await CommandHarness.signedIn().run(["access", "octo-org", "--person", person])
+            #expect(run.status == 64)
+            #expect(run.err.hasPrefix("Error: " + says), "\(run.err)")
+        }
+    }
 }

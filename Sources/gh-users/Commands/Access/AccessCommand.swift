@@ -37,7 +37,9 @@ struct AccessCommand: GitHubCommand {
     static let person = OptionDeclaration<AccessCommand>.optional(
         OptionSpec("person", value: "LOGIN", help: "Only this person's access: each repository, and why."),
         at: \.person,
-        parse: { reading throws(UsageError) in try LoginArgument.parse(reading.text, spec: reading.command).value },
+        parse: { reading throws(UsageError) in
+            try LoginArgument.parse(reading.text, spec: reading.command, option: "person").value
+        },
         write: { $0 })
     /// GraphQL's words for a level, as the records say it; REST's pull and push, as `collaborators` takes them,
     /// are read and write.
