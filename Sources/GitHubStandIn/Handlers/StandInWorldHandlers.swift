@@ -100,11 +100,10 @@ extension StandInRouteRequest {
                 stargazers.write(at: $0, star: star, into: &$1)
             }
         case .forks:
-            // Newest first, GitHub's default `sort`; `oldest` the other way. Each is created when it was forked.
+            // Newest first, GitHub's default `sort` (gh-users asks no other); each created when it was forked.
             let id = StandInWorld.repositoryID(world.repositoryIndex(repository.fullName) ?? 0)
-            let oldest = request.query["sort"] == "oldest"
             let forks = repository.forks.enumerated().filter { population.user(login: $1.login) != nil }
-                .sorted { oldest ? $0.1.createdAt < $1.1.createdAt : $0.1.createdAt > $1.1.createdAt }
+                .sorted { $0.1.createdAt > $1.1.createdAt }
             return pagedRecords(
                 forks.map { index, fork in
                     let record = repositoryRecord(fork.login + "/" + repository.name, in: world, id: id + index + 1)
