@@ -36,14 +36,14 @@ package struct Login: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `text` with each character a reader could not see (a zero-width or other ignorable one, a direction mark, a
-    /// space that is not ASCII's) named by its code point, `\u{200b}`: else `oct\u{200b}ocat` is refused as a
-    /// login that looks valid.
-    private static func visible(_ text: String) -> String {
+    /// space that is not ASCII's, the blank braille pattern) named by its code point, `\u{200b}`: else
+    /// `oct\u{200b}ocat` is refused as a login that looks valid. Control characters are left to the caller.
+    package static func visible(_ text: String) -> String {
         var shown = ""
         for scalar in text.unicodeScalars {
             let properties = scalar.properties
             if properties.isDefaultIgnorableCodePoint || properties.generalCategory == .format
-                || (!scalar.isASCII && properties.isWhitespace)
+                || (!scalar.isASCII && properties.isWhitespace) || scalar.value == 0x2800
             {
                 shown += "\\u{" + String(scalar.value, radix: 16) + "}"
             } else {

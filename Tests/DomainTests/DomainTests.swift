@@ -24,7 +24,8 @@ struct LoginTests {
     /// review's `show $'oct\u200bocat'` said "invalid login 'oct​ocat'". A letter that is seen stays as it is.
     @Test(arguments: [
         ("oct\u{200B}ocat", #"'oct\u{200b}ocat'"#), ("a\u{00AD}b", #"'a\u{ad}b'"#), ("a\u{3000}b", #"'a\u{3000}b'"#),
-        ("a\u{3164}", #"'a\u{3164}'"#), ("\u{202E}abc", #"'\u{202e}abc'"#), ("ééé", "'ééé'"),
+        ("a\u{3164}", #"'a\u{3164}'"#), ("\u{202E}abc", #"'\u{202e}abc'"#), ("a\u{2800}", #"'a\u{2800}'"#),
+        ("a\u{A0}b\u{FE0F}", #"'a\u{a0}b\u{fe0f}'"#), ("ééé", "'ééé'"),
     ])
     func aRefusedLoginShowsWhatNoOneSees(text: String, shown: String) {
         #expect {

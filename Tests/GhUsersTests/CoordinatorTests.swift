@@ -287,7 +287,9 @@ struct SessionSetupTests {
         // Past the cap, the message says what the cap is (a review's find: it read as a typo's).
         let past = await setUp("show octocat", environment: ["GH_USERS_MAX_RESPONSE_BYTES": "2000G"])
         #expect(past.status == 64 && past.request == nil)
-        #expect(past.err.contains("'2000G': give bytes, or a size such as 256M, 2G or 500MB, at most 1024G"))
+        #expect(past.err.contains("'2000G': give bytes, or a size such as 256M, 2G or 500MB no larger than 1024G"))
+        let unit = await setUp("show octocat", environment: ["GH_USERS_MAX_RESPONSE_BYTES": "1T"])
+        #expect(unit.err.contains("'1T': give bytes, or a size such as 256M, 2G or 500MB\n"), "\(unit.err)")
     }
 
     /// GH_USERS_LOG_LEVEL sets the level as --log-level does, which wins over it; a value that names no level is

@@ -94,8 +94,10 @@ struct StdinLoginsTests {
         #expect(text.hasSuffix("…'"))
         #expect(text.count < 100)
         // A character no one sees is named, so the line does not look like a valid login (a review's find).
-        let hidden = message(resolve(Self.once("oct\u{200B}ocat\n")))
-        #expect(hidden == #"line 1 of stdin: invalid login 'oct\u{200b}ocat'"#, "\(hidden)")
+        for (line, shown) in [("oct\u{200B}ocat", #"oct\u{200b}ocat"#), ("octocat\u{3164}", #"octocat\u{3164}"#)] {
+            let hidden = message(resolve(Self.once(line + "\n")))
+            #expect(hidden == "line 1 of stdin: invalid login '\(shown)'", "\(hidden)")
+        }
     }
 
     @Test func aLastLineWithoutNewlineAndCRLFLinesCount() {

@@ -52,9 +52,11 @@ struct GitHubSession: Sendable {
         var maximumBodyBytes = URLSessionTransport.defaultMaximumBodyBytes
         if let text = environment.environment["GH_USERS_MAX_RESPONSE_BYTES"], !text.isEmpty {
             guard let bytes = URLSessionTransport.maximumBodyBytes(fromSetting: text) else {
+                // A size past the cap says the cap; anything else what a size is (K, M, G; no T).
+                let past = ByteSize.parse(text) != nil ? " no larger than 1024G (1 TiB)" : ""
                 throw UsageError.setting(
-                    "invalid GH_USERS_MAX_RESPONSE_BYTES '\(text)': give bytes, or a size such as 256M, 2G or 500MB, "
-                        + "at most 1024G (1 TiB)")
+                    "invalid GH_USERS_MAX_RESPONSE_BYTES '\(text)': give bytes, or a size such as 256M, 2G or 500MB"
+                        + past)
             }
             maximumBodyBytes = bytes
         }

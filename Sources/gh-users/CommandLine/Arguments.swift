@@ -303,8 +303,7 @@ struct InputLines {
         let text = String(decoding: line.prefix(shown * 4), as: UTF8.self)
         let cut = text.count > shown || line.count > shown * 4
         let head = text.trimmingCharacters(in: .whitespacesAndNewlines).prefix(shown)
-        // Named as a path is, so a character no one sees (`\u{200b}`) is shown.
-        let quoted = TerminalSanitizer.quotedPath(String(head))
-        return cut ? String(quoted.dropLast()) + "…'" : quoted
+        // A character no one sees is named (`\u{200b}`) as a login argument's is; a control one escaped (`\e`).
+        return "'" + TerminalSanitizer.sanitize(Login.visible(String(head))) + (cut ? "…'" : "'")
     }
 }
