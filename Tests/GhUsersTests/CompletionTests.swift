@@ -502,7 +502,7 @@ private let bashCases: [CompletionCase] =
         .init(
             line: "gh-users list --limit=5 -", expected: options(of: "list") - ["--limit", "-L"], splitAtEquals: true),
     ]
-    + subcommandCases + givenOptionCases + optionFieldCases
+    + versionCases + subcommandCases + givenOptionCases + optionFieldCases
 
 /// `_gh_users` itself, sourced into bash and called as bash's programmable completion calls it.
 struct BashCompletionTests {
@@ -601,7 +601,12 @@ private let portableCases: [CompletionCase] =
         .init(line: "gh-users show -", expected: options(of: "show")),
         .init(line: "gh-users list --fields login,i", expected: ["login,id"]),
     ]
-    + subcommandCases + optionFieldCases
+    + versionCases + subcommandCases + optionFieldCases
+
+/// Nothing follows --version (the router refuses it), in every shell.
+private let versionCases: [CompletionCase] = [
+    .init(line: "gh-users --version ", expected: []), .init(line: "gh-users --version -", expected: []),
+]
 
 /// Each label of help's option fields names an option of its command, which completion looks for on the line: a
 /// label reworded past its option would offer those fields never.

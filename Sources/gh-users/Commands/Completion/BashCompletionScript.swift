@@ -187,6 +187,8 @@ enum BashCompletionScript {
                     ((arguments == 1)) && first=$word
                 fi
             done
+            # Nothing follows --version: the router refuses anything after it.
+            [[ -z $command && $given == *' --version '* ]] && return 0
 
             # The long options after the cursor count for what a value may be (--fields before --full).
             local later=''

@@ -88,9 +88,10 @@ enum FishCompletionScript {
             printf '%s\n' $arguments "$command"
         end
 
+        # Nothing follows --version: the router refuses anything after it.
         function __gh_users_needs_command
             set -l position (__gh_users_position)
-            test -z "$position[2]"
+            test -z "$position[2]"; and not contains -- --version (commandline -opc)
         end
 
         function __gh_users_using --argument-names name

@@ -29,7 +29,10 @@ enum ZshCompletionScript {
         // -A: an option after the command is the command's, so this level must not read it.
         script += "    _arguments -C -S -A '-*' \\\n"
         for spec in model.leadingOptions.flatMap(specs) {
-            script += "        \(spec) \\\n"
+            // Nothing follows --version, the router refuses anything after it: it excludes every option (`-`) and
+            // every argument (`:`).
+            let alone = spec.hasPrefix("'--version") ? "'(- :)" + spec.dropFirst() : spec
+            script += "        \(alone) \\\n"
         }
         script += "        '1: :->command' \\\n"
         script += "        '*:: :->argument' && ret=0\n"
