@@ -303,7 +303,7 @@ struct AppendedOutputCheckTests {
     private static let header = Array("id,login\r\n".utf8)
 
     private func refusal(_ format: OutputFormat, _ start: String?) -> String? {
-        AppendedOutputCheck(format: format, header: Self.header)
+        AppendedOutputCheck(format: format, header: Self.header, columns: 2)
             .refusal("the output file 'o'", start: start.map { Array($0.utf8) }, last: start?.utf8.last)?.message
     }
 

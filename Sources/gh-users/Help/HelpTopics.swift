@@ -89,9 +89,9 @@ enum HelpTopics {
             (
                 "64",
                 "usage: an unknown command or option, an invalid value, login or GH_USERS_* setting, --state, "
-                    + "--output, --changes or --token-file given twice with two files, anything after --version, an argument that is not UTF-8, a write "
-                    + "under --offline, or one that asks first with no terminal to ask on and no --yes; nothing was "
-                    + "sent"
+                    + "--output, --changes or --token-file given twice with two files, anything after --version, an "
+                    + "argument that is not UTF-8, a write under --offline, or one that asks first with no terminal "
+                    + "to ask on and no --yes; nothing was sent"
             ),
             ("130", "interrupted (Ctrl-C); JSON output is still closed, and 'list' says where to resume"),
             ("143, 129", "stopped by SIGTERM or SIGHUP, handled like Ctrl-C"),

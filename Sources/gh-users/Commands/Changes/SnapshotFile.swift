@@ -118,8 +118,8 @@ extension SnapshotFile {
         guard command.render.format == .csv, command.stdoutContinues, let path = command.stdoutFile else {
             return false
         }
-        let check = AppendedOutputCheck(
-            format: .csv, header: RecordStreamWriter(context: command.render, columns: columns).csvHeader)
+        let writer = RecordStreamWriter(context: command.render, columns: columns)
+        let check = AppendedOutputCheck(format: .csv, header: writer.csvHeader, columns: writer.columns.count)
         let (start, last) = AppendedOutputCheck.ends(ofFile: path, count: check.readLength)
         return check.accepts(start: start, last: last)
     }

@@ -29,10 +29,7 @@ enum ZshCompletionScript {
         // -A: an option after the command is the command's, so this level must not read it.
         script += "    _arguments -C -S -A '-*' \\\n"
         for spec in model.leadingOptions.flatMap(specs) {
-            // Nothing follows --version, the router refuses anything after it: it excludes every option (`-`) and
-            // every argument (`:`).
-            let alone = spec.hasPrefix("'--version") ? "'(- :)" + spec.dropFirst() : spec
-            script += "        \(alone) \\\n"
+            script += "        \(spec) \\\n"
         }
         script += "        '1: :->command' \\\n"
         script += "        '*:: :->argument' && ret=0\n"
@@ -128,7 +125,11 @@ enum ZshCompletionScript {
     /// offers an option once unless its spec starts with `*`.
     private static func specs(_ option: CompletionModel.Option) -> [String] {
         let description = "[" + bracketed(CompletionQuoting.oneLine(option.spec.help)) + "]"
-        let exclusion = (option.short.map { "(\($0) \(option.long))" } ?? "") + (option.spec.repeatable ? "*" : "")
+        // Nothing follows --version (the router refuses anything after it): it excludes every option (`-`) and
+        // every argument (`:`).
+        let alone = option.spec.name == CommandRouter.version.name ? "(- :)" : ""
+        let exclusion =
+            alone + (option.short.map { "(\($0) \(option.long))" } ?? "") + (option.spec.repeatable ? "*" : "")
         var tail = ""
         if let value = option.value {
             tail = ":" + message(option.spec.valueName ?? "value") + ":" + action(for: value)

@@ -23,6 +23,8 @@ struct AppendedOutputCheck: Sendable {
     let format: OutputFormat
     /// The csv header of this run's columns: `RecordStreamWriter.csvHeader`.
     let header: [UInt8]
+    /// How many columns this run writes: each of its tsv lines holds one raw tab fewer.
+    let columns: Int
 
     /// How much of the file is read: its header's length and room to show a longer first line, and at least the
     /// first line of a file of gh-users's own (`ownFileRefusal`).
@@ -107,11 +109,11 @@ struct AppendedOutputCheck: Sendable {
                         + "--format csv, or another file")
             }
             // A line cut by the read may have more tabs after it; one with no end is `unendedRefusal`'s.
-            let columns = line.count { $0 == UInt8(ascii: "\t") } + 1
-            guard ended, columns != headerColumns else { return nil }
+            let found = line.count { $0 == UInt8(ascii: "\t") } + 1
+            guard ended, found != columns else { return nil }
             return LocalFileError(
-                message: "\(file) begins with the line \(shownLine), of \(columns) tab-separated "
-                    + (columns == 1 ? "column" : "columns") + " where this run's tsv has \(headerColumns) "
+                message: "\(file) begins with the line \(shownLine), of \(found) tab-separated "
+                    + (found == 1 ? "column" : "columns") + " where this run's tsv has \(columns) "
                     + "(\(shownHeader)): its records would go on in another shape or format. Nothing was written, and "
                     + "the file is as it was: give the --format, --fields and --full it was written with, or another "
                     + "file")
@@ -140,16 +142,6 @@ struct AppendedOutputCheck: Sendable {
             message: "\(file) ends inside a line (its last byte is no line end): a record cut short, which this "
                 + "run's first record would join. Nothing was written, and the file is as it was: remove "
                 + "\(remedy), or give another file")
-    }
-
-    /// How many columns `header` names: its commas outside quotes, and one.
-    private var headerColumns: Int {
-        var (columns, quoted) = (1, false)
-        for byte in header {
-            if byte == UInt8(ascii: "\"") { quoted.toggle() }
-            if byte == UInt8(ascii: ","), !quoted { columns += 1 }
-        }
-        return columns
     }
 
     /// The bytes before the first LF (and a CR before it), and whether there was one.

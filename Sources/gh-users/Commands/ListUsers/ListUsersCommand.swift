@@ -185,9 +185,8 @@ enum ListUsersCommand {
             via: options.profiles.via)
         // A file that holds bytes gets no CSV header, so it must begin as this run's output would.
         let render = context.appending(to: nil).render
-        let check = AppendedOutputCheck(
-            format: render.format,
-            header: RecordStreamWriter(context: render, columns: columns(options.profiles, render)).csvHeader)
+        let writer = RecordStreamWriter(context: render, columns: columns(options.profiles, render))
+        let check = AppendedOutputCheck(format: render.format, header: writer.csvHeader, columns: writer.columns.count)
         let stdoutHolds =
             context.stdoutFile.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int }
             .map { $0 > 0 } ?? false
