@@ -29,8 +29,8 @@ import Testing
 
     @Test func aCollaboratorsPermissionsGiveWayAndTheRowsFitTheTerminal() throws {
         let permissions =
-            #""role_name":"maintain","permissions":{"pull":true,"triage":true,"push":true,"#
-            + #""maintain":true,"admin":false}"#
+            #""permissions":{"admin":false,"maintain":true,"push":true,"triage":true,"pull":true},"#
+            + #""role_name":"maintain""#
         let users = [1, 2].map { id in
             User(
                 id: Int64(id), login: "collaborator-\(id)", type: .user,
@@ -45,7 +45,7 @@ import Testing
         // The data formats write them whole.
         let tsv = Self.lines(users, stage.columns, format: .tsv)
         #expect(
-            tsv[0].hasSuffix("\tmaintain\t" + #"{"pull":true,"triage":true,"push":true,"maintain":true,"admin":false}"#)
+            tsv[0].hasSuffix("\tmaintain\t" + #"{"admin":false,"maintain":true,"push":true,"triage":true,"pull":true}"#)
         )
     }
 

@@ -100,19 +100,25 @@ extension StandInRouteRequest {
                 stargazers.write(at: $0, star: star, into: &$1)
             }
         case .forks:
-            // Newest first, GitHub's default `sort` (gh-users asks no other); each created when it was forked.
+            // Newest first, GitHub's default `sort` (gh-users asks no other); each created when it was forked, with
+            // no stars, watchers or forks of its own, and without a full record's `subscribers_count` and
+            // `network_count` (github3.py's `Repository_forks`, 276 records).
             let id = StandInWorld.repositoryID(world.repositoryIndex(repository.fullName) ?? 0)
             let forks = repository.forks.enumerated().filter { population.user(login: $1.login) != nil }
                 .sorted { $0.1.createdAt > $1.1.createdAt }
+            let counts = ["stargazers_count", "watchers_count", "forks_count"].map { ($0, 0 as any Sendable) }
             return pagedRecords(
                 forks.map { index, fork in
                     let record = repositoryRecord(fork.login + "/" + repository.name, in: world, id: id + index + 1)
                     let times = ["created_at", "updated_at", "pushed_at"].map { ($0, fork.createdAt as any Sendable) }
-                    return replacing(Dictionary(uniqueKeysWithValues: times), in: record)
+                    let values = Dictionary(uniqueKeysWithValues: times + counts)
+                    return dropping(["subscribers_count", "network_count"], from: replacing(values, in: record))
                 })
         case .watchers:
             guard access != nil else { return nil }
-            return peopleList(repository.watchers)
+            // In the order they began to watch, not by id or login (octokit.rb's `lists_all_the_users_watching_the_
+            // repository`, github3.py's `Repository_subscribers`).
+            return pagedUsers(repository.watchers.compactMap(population.user(login:)))
         case .assignees:
             // Who may be assigned: whoever can push to the repository.
             let pushers = world.people(of: repository).filter { ($0.grants.level ?? 0) >= 2 }
@@ -149,9 +155,11 @@ extension StandInRouteRequest {
         }
     }
 
-    /// GitHub's `permissions` of a repository record, for a permission's level.
+    /// GitHub's `permissions` of a repository record, for a permission's level, `admin` first as GitHub writes it
+    /// (octokit/fixtures' `add-and-remove-repository-collaborator`).
     static func permissions(_ level: Int) -> [UInt8] {
-        JSONValue.object(StandInWorld.permissions.enumerated().map { JSONValue.Member($1, .bool(level >= $0)) }).bytes
+        let members = StandInWorld.permissions.enumerated().reversed().map { JSONValue.Member($1, .bool(level >= $0)) }
+        return JSONValue.object(members).bytes
     }
 
     /// The repositories the world gives an account (`GET /users/{username}/repos`), or an organization of the
@@ -200,7 +208,12 @@ extension StandInRouteRequest {
         let record = replacing(values, in: repositoryRecord(repository.fullName, in: world, from: template))
         let dropped =
             ["parent", "source"] + (organization == nil ? ["organization"] : []) + (level == nil ? ["permissions"] : [])
-        return JSONText.project(record, keys: JSONText.keyTexts(at: [], in: record).filter { !dropped.contains($0) })
+        return dropping(dropped, from: record)
+    }
+
+    /// `record` without its top-level `keys`.
+    private func dropping(_ keys: [String], from record: [UInt8]) -> [UInt8] {
+        JSONText.project(record, keys: JSONText.keyTexts(at: [], in: record).filter { !keys.contains($0) })
     }
 
     /// The documented record of an organization (`listedOrganization`, yaml's), made `organization`'s.
