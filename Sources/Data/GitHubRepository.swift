@@ -89,7 +89,8 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
             guard error.error.mayHaveReachedServer, case .network(let text, let advice, let id) = mapped else {
                 throw mapped
             }
-            // A write is never sent twice, so whether it was made is for the user to look at.
+            // A PATCH is never sent twice, and an idempotent PUT or DELETE has had its retries, so whether it was
+            // made is for the user to look at.
             let arrived = NetworkAdvice.writeMayHaveArrived(
                 method: action.method.rawValue, check: action.lostAnswerCheck)
             throw .network(text, advice: advice + [arrived], requestID: id)
@@ -252,7 +253,11 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
             }
             do {
                 return try decode(response, endpoint)
-            } catch .failed(.rateLimited(let resetAt, let message, let resource, _)) {
+            } catch .failed(.rateLimited(let resetAt, let message, let resource, _))
+                where (200..<300).contains(response.status)
+            {
+                // GraphQL's spent limit in a 200, which the client cannot see. One it answered by status (a 403
+                // or 429) it has waited out or retried already, within --retries and its ten waits.
                 waits += 1
                 guard waits <= HTTPClient.maximumPrimaryLimitWaits else {
                     throw .failed(

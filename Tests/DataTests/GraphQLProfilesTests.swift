@@ -404,6 +404,37 @@ struct GraphQLRepositoryTests {
         #expect(sleeps.durations.isEmpty)
     }
 
+    /// A limit GitHub answers by status (403 or 429) is the client's: it waits out a primary one ten times, and
+    /// retries a secondary one `--retries` times; the batch then reports it and waits no more (a review saw 121
+    /// POSTs, ten of the client's ten waits, and 44 for a secondary limit with `--retries 3`).
+    @Test(arguments: [
+        (403, [("x-ratelimit-remaining", "0"), ("x-ratelimit-reset", "2000000000")], 11, "graphql"),
+        (429, [("retry-after", "1")], 4, DomainError.secondaryLimit),
+    ])
+    func aLimitAnsweredByStatusIsWaitedOnlyByTheClient(
+        status: Int, headers: [(String, String)], requests: Int, resource: String
+    ) async {
+        let stub = StubTransport()
+        stub.answerEvery { request, _ in
+            HTTPResponse(
+                status: status, headers: HTTPHeaders(headers + [("x-ratelimit-resource", "graphql")]),
+                body: Data(#"{"message":"API rate limit exceeded for user ID 1."}"#.utf8), url: request.url)
+        }
+        let sleeps = Sleeps()
+        let policy = RetryPolicy(maxRetries: 3, waitOnPrimaryLimit: true)
+        do {
+            _ = try await repository(stub, policy: policy, sleeps: sleeps).profiles([login("octocat")])
+            Issue.record("no failure")
+        } catch {
+            guard case .failed(.rateLimited(_, _, resource, _)) = error else {
+                Issue.record("\(error)")
+                return
+            }
+        }
+        #expect(stub.received.count == requests)
+        #expect(sleeps.durations.count == requests - 1)
+    }
+
     @Test func aSpentLimitIsWaitedOutWithWaitOnRateLimit() async throws {
         let stub = StubTransport()
         stub.stub("https://ghe.example.com/api/graphql", headers: Self.limitHeaders, body: Self.limited)

@@ -154,6 +154,9 @@ struct RateLimitHintTests {
         #expect(shown.contains("has passed here, and GitHub still says it is spent (this clock may be ahead of"))
         #expect(!shown.contains("in 0s"))
         #expect(shown.contains("Add --wait-on-rate-limit to wait for the reset and carry on."))
+        // A secondary limit's end is GitHub's Retry-After (`0` here), counted from its answer: no clock is to blame.
+        let secondary = present(.rateLimited(resetAt: now, message: message, resource: DomainError.secondaryLimit))
+        #expect(secondary.contains("has passed here, and GitHub still says it is spent: try again in about a minute."))
     }
 
     @Test func withoutTheFlagAResetPastItsCeilingAsksForMaxWaitToo() {

@@ -144,9 +144,10 @@ struct ErrorPresenter: Sendable {
             if let resetAt, resetAt <= now {
                 // A reset a moment past is waited out by a second (`primaryWait`), one long past by GitHub's minute.
                 let moment = !secondary && Self.primaryWait(resetAt, now: now) < 60
+                // A secondary limit's end is GitHub's Retry-After, in seconds from its answer: no clock's fault.
                 text +=
                     "\nIts \(secondary ? "end" : "reset") at \(localTime(resetAt)) has passed here, and GitHub still "
-                    + "says it is spent (this clock may be ahead of GitHub's): try again in "
+                    + "says it is spent\(secondary ? "" : " (this clock may be ahead of GitHub's)"): try again in "
                     + (moment ? "a moment." : "about a minute.")
             } else if let resetAt {
                 text +=
