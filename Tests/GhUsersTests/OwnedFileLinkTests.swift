@@ -44,7 +44,7 @@ struct OwnedFileLinkTests {
             #expect {
                 try attempt()
             } throws: { error in
-                "\(error)".contains("another user made in a shared folder (sticky, writable by anyone)")
+                "\(error)".contains("which another user made in a folder anyone may write to")
             }
         }
         #expect(throws: LocalFileError.self) { _ = try planted.lock() }
@@ -77,6 +77,8 @@ struct OwnedFileLinkTests {
         }
         #expect(lchown(shared + "/planted.json", 65_533, 65_533) == 0)
         #expect(file(shared + "/planted.json").untrustedLink == nil, "the folder owner's link")
+        // Without the sticky bit anyone may have put any link there: the folder owner's is refused too.
+        #expect(chmod(shared, 0o777) == 0 && file(shared + "/planted.json").untrustedLink == shared + "/planted.json")
     }
 
     /// A file another user made first in a sticky folder anyone may write to (a forged state or snapshot, a lock
@@ -96,7 +98,7 @@ struct OwnedFileLinkTests {
             try bytes.write(to: URL(fileURLWithPath: shared + "/" + name))
             #expect(chown(shared + "/" + name, 65_534, 65_534) == 0)
         }
-        let refused = "belongs to another user and is in a shared folder (sticky, writable by anyone)"
+        let refused = "belongs to another user and is in a folder anyone may write to"
         #expect { _ = try file(shared + "/state.json").read() } throws: { "\($0)".contains(refused) }
         #expect { _ = try file(shared + "/locked.json").lock() } throws: { "\($0)".contains(refused) }
         #expect {
@@ -109,6 +111,11 @@ struct OwnedFileLinkTests {
         #expect(chown(shared + "/state.json", 65_533, 65_533) == 0)
         #expect(try file(shared + "/state.json").read() == Array(forged))
         #expect(chown(shared + "/out.tsv", geteuid(), getegid()) == 0)
+        #expect(throws: Never.self) { try CrawlOutputFile(path: shared + "/out.tsv", cut: nil, resumable: false) }
+        // Without the sticky bit anyone may have put any file there (a review forged a snapshot in such a folder
+        // its maker owned): the folder owner's is refused too, one's own used.
+        #expect(chmod(shared, 0o777) == 0)
+        #expect { _ = try file(shared + "/state.json").read() } throws: { "\($0)".contains(refused) }
         #expect(throws: Never.self) { try CrawlOutputFile(path: shared + "/out.tsv", cut: nil, resumable: false) }
     }
 }

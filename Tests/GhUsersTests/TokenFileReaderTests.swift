@@ -31,6 +31,26 @@ struct TokenFileReaderTests {
         }
     }
 
+    /// A link another user made in a folder anyone may write to (sticky or not), to one of the runner's own files,
+    /// is not followed: it would send that file to the API as a token; a token file another user made there is
+    /// not read: it would sign the run in as them. The runner's own file there is read.
+    @Test(.enabled(if: geteuid() == 0, "only root can give a file to another user"), arguments: [0o1777, 0o777])
+    func anotherUsersTokenFileOrLinkInASharedFolderIsRefused(mode: Int) throws {
+        let folder = temporaryPath()
+        #expect(mkdir(folder, 0o700) == 0 && chmod(folder, mode_t(mode)) == 0 && chown(folder, 65_533, 65_533) == 0)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let secret = try file(Array("my-own-secret".utf8))
+        defer { unlink(secret) }
+        #expect(symlink(secret, folder + "/link") == 0 && lchown(folder + "/link", 65_534, 65_534) == 0)
+        let link = message(folder + "/link") ?? ""
+        #expect(link.contains("is reached through the symbolic link") && !link.contains("my-own-secret"), "\(link)")
+        #expect(FileManager.default.createFile(atPath: folder + "/tok", contents: Data("their-token".utf8)))
+        #expect(chmod(folder + "/tok", 0o600) == 0 && chown(folder + "/tok", 65_534, 65_534) == 0)
+        #expect(message(folder + "/tok")?.contains("belongs to another user") == true)
+        #expect(chown(folder + "/tok", geteuid(), getegid()) == 0)
+        #expect(try TokenFileReader.read(folder + "/tok").contents == "their-token")
+    }
+
     @Test func aFileIsReadAsItsTokenAloneWithoutByteOrderMark() throws {
         let path = try file([0xEF, 0xBB, 0xBF] + Array("tok-1234\r\n".utf8))
         defer { unlink(path) }

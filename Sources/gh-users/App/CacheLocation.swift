@@ -31,9 +31,8 @@ struct CacheLocation: Sendable, Equatable {
         if let directory, let link = OwnedFile.resolve(directory.path).untrustedLink {
             throw UsageError(
                 message: "the cache folder \(TerminalSanitizer.quotedPath(directory.path)) is reached through the "
-                    + "symbolic link \(TerminalSanitizer.quotedPath(link)), which another user made in a shared "
-                    + "folder (sticky, writable by anyone): gh-users does not follow it, as Linux's protected_symlinks "
-                    + "does not. Nothing was read or changed: give --cache-dir another folder"
+                    + "symbolic link \(TerminalSanitizer.quotedPath(link)), \(SharedFolder.linkRule). Nothing was "
+                    + "read or changed: give --cache-dir another folder"
                     + (source == "--cache-dir" ? "" : " (this one comes from \(source))"),
                 command: nil)
         }

@@ -43,6 +43,14 @@ enum TokenFileReader {
     }
 
     private static func read(_ path: String, name: String) throws(TokenFileError) -> AppEnvironment.TokenFile {
+        // A link or a file another user made in a folder anyone may write to is no token of the runner's: it
+        // would sign the run in as them, or send one of the runner's own files to the API as a token. Refused as
+        // `--state` refuses them (`SharedFolder`).
+        let (target, untrustedLink) = OwnedFile.resolve(path)
+        if let link = untrustedLink {
+            throw TokenFileError(
+                message: OwnedFile.refusal(of: link, reaching: name, option: "--token-file").message)
+        }
         // O_NOCTTY: /dev/tty as a token file must not become the controlling terminal.
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else {
@@ -52,6 +60,9 @@ enum TokenFileReader {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
             throw TokenFileError(message: "cannot read \(name): \(reason(errno))")
+        }
+        guard SharedFolder.trusts(descriptor: descriptor, at: target) else {
+            throw TokenFileError(message: SharedFolder.refusal(of: name, "--token-file").message)
         }
         let kind = Int(info.st_mode) & Int(S_IFMT)
         let bytes: [UInt8]

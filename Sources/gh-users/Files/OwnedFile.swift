@@ -27,10 +27,10 @@ struct OwnedFile: Sendable {
     let option: String
     /// How much a read takes at most: far more than any file of this kind, so `/dev/zero` cannot fill memory.
     let limitBytes: Int
-    /// A link on the way that another user made in a folder anyone may write to and whose sticky bit keeps
-    /// others' files apart (`/tmp`): Linux's `protected_symlinks` follows none, since a link planted there could
-    /// turn a write into one of the runner's own files. gh-users resolves links itself, so it applies the same
-    /// rule: such a file is neither read, locked nor replaced. A file or lock file another user made there is
+    /// A link on the way that another user made in a folder anyone may write to (`/tmp`, whose sticky bit
+    /// keeps others' files apart, or one without it): Linux's `protected_symlinks` follows none in a sticky one,
+    /// since a link planted there could turn a write into one of the runner's own files. gh-users resolves links
+    /// itself, so it applies the same rule: such a file is neither read, locked nor replaced. A file or lock file another user made there is
     /// refused as well (`SharedFolder`).
     let untrustedLink: String?
 
@@ -51,9 +51,8 @@ struct OwnedFile: Sendable {
     /// Why a file reached through `link` (one `trusts` refuses) is neither read nor written.
     static func refusal(of link: String, reaching file: String, option: String) -> LocalFileError {
         LocalFileError(
-            message: "\(file) is reached through the symbolic link \(TerminalSanitizer.quotedPath(link)), which "
-                + "another user made in a shared folder (sticky, writable by anyone): gh-users does not follow it, "
-                + "as Linux's protected_symlinks does not. Nothing was read or changed: give \(option) another file")
+            message: "\(file) is reached through the symbolic link \(TerminalSanitizer.quotedPath(link)), "
+                + "\(SharedFolder.linkRule). Nothing was read or changed: give \(option) another file")
     }
 
     /// The temporary file a replacement is written to first, in the same directory so that rename is atomic.

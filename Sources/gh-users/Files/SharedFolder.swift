@@ -7,10 +7,19 @@
 /// Linux's rules for a sticky folder anyone may write to (`/tmp`): `protected_symlinks` follows a link there,
 /// and `protected_regular` lets a file there that already exists be opened to write, only when it is the
 /// runner's own or the folder owner's. gh-users applies the first itself, and the second to every file it
-/// keeps there, read or written, whatever the machine's settings say: a state, snapshot, lock or output file
-/// that another user made there first (a forged state skips accounts, a forged snapshot reports changes that
-/// never happened, a world-readable output is read by its maker) is neither read nor written.
+/// keeps there, read or written, whatever the machine's settings say: a state, snapshot, lock, output or token
+/// file that another user made there first (a forged state skips accounts, a forged snapshot reports changes
+/// that never happened, a world-readable output is read by its maker) is neither read nor written. In a folder
+/// anyone may write to without the sticky bit, anyone may have replaced any file, so only the runner's own pass.
 enum SharedFolder {
+    /// Where a refused link or file is, and by which rule, for every refusal's words.
+    static let linkRule =
+        "which another user made in a folder anyone may write to: gh-users does not follow it, as Linux's "
+        + "protected_symlinks does not in a sticky one such as /tmp"
+    static let fileRule =
+        "belongs to another user and is in a folder anyone may write to: gh-users neither reads nor writes it, as "
+        + "Linux's protected_regular opens none to write in a sticky one such as /tmp"
+
     /// Whether the link at `path` passes that rule; true where there is none.
     static func trusts(_ path: String) -> Bool {
         var own = stat()
@@ -28,15 +37,12 @@ enum SharedFolder {
     private static func passes(owner: uid_t, folderOf path: String) -> Bool {
         var folder = stat()
         guard stat(OwnedFile.directory(of: path), &folder) == 0 else { return true }
-        let shared = folder.st_mode & S_ISVTX != 0 && folder.st_mode & S_IWOTH != 0
-        return !shared || owner == geteuid() || owner == folder.st_uid
+        guard folder.st_mode & S_IWOTH != 0, owner != geteuid() else { return true }
+        return folder.st_mode & S_ISVTX != 0 && owner == folder.st_uid
     }
 
     /// The refusal of `file`, which another user made in a shared folder; nothing was read or changed.
     static func refusal(of file: String, _ option: String) -> LocalFileError {
-        LocalFileError(
-            message: "\(file) belongs to another user and is in a shared folder (sticky, writable by anyone): "
-                + "gh-users neither reads nor writes it (the rule of Linux's protected_regular). "
-                + "Nothing was read or changed: give \(option) another file")
+        LocalFileError(message: "\(file) \(fileRule). Nothing was read or changed: give \(option) another file")
     }
 }
