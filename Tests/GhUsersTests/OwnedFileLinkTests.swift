@@ -40,6 +40,8 @@ struct OwnedFileLinkTests {
         #expect(lchown(shared + "/planted.json", 65_534, 65_534) == 0)
         let planted = file(shared + "/planted.json")
         #expect(planted.untrustedLink == shared + "/planted.json")
+        // Refused for the link, not named as `--output`'s own file (before: "--output … is the state file itself").
+        #expect(planted.ownName(of: shared + "/planted.json") == nil)
         for attempt in [{ _ = try planted.read() }, { try planted.replace(with: Array("{}".utf8)) }] {
             #expect {
                 try attempt()
@@ -79,6 +81,42 @@ struct OwnedFileLinkTests {
         #expect(file(shared + "/planted.json").untrustedLink == nil, "the folder owner's link")
         // Without the sticky bit anyone may have put any link there: the folder owner's is refused too.
         #expect(chmod(shared, 0o777) == 0 && file(shared + "/planted.json").untrustedLink == shared + "/planted.json")
+    }
+
+    /// The race a review ran: another user swaps the runner's file for their link to another of the runner's files
+    /// and back, as fast as they can, while the name is resolved. The link is never followed (before: 10 runs in
+    /// 300 sent the other file as `--token-file`'s token; this loop followed it in 8,000 of its 20,000).
+    @Test(.enabled(if: geteuid() == 0, "only root can give a link to another user"))
+    func aLinkSwappedInAndOutIsNeverFollowed() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let (mine, away, evil) = (folder("shared/mine"), folder("shared/away"), folder("shared/evil"))
+        try FileManager.default.createDirectory(atPath: folder("shared"), withIntermediateDirectories: true)
+        #expect(chmod(folder("shared"), 0o777) == 0)
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: mine))
+        try Data("secret".utf8).write(to: URL(fileURLWithPath: folder("secret")))
+        #expect(symlink(folder("secret"), evil) == 0 && lchown(evil, 65_534, 65_534) == 0)
+        final class Stop: @unchecked Sendable {
+            let lock = NSLock()
+            var asked = false
+            let done = DispatchSemaphore(value: 0)
+            var isAsked: Bool { lock.withLock { asked } }
+        }
+        let stop = Stop()
+        Thread {
+            while !stop.isAsked {
+                _ = (rename(mine, away), rename(evil, mine), rename(mine, evil), rename(away, mine))
+            }
+            stop.done.signal()
+        }.start()
+        var followed = 0
+        for _ in 0..<20_000 {
+            let resolved = OwnedFile.resolve(mine)
+            if resolved.untrustedLink == nil, resolved.target.hasSuffix("/secret") { followed += 1 }
+        }
+        stop.lock.withLock { stop.asked = true }
+        stop.done.wait()
+        #expect(followed == 0)
     }
 
     /// A file another user made first in a sticky folder anyone may write to (a forged state or snapshot, a lock

@@ -51,6 +51,28 @@ struct TokenFileReaderTests {
         #expect(try TokenFileReader.read(folder + "/tok").contents == "their-token")
     }
 
+    /// A name swapped for a link between its resolution and its opening (a race another user can run in a folder
+    /// anyone may write to) is refused: the file the link leads to is not read as the token, though it is the
+    /// runner's own. Left as it was, the same resolution reads the file.
+    @Test func aNameSwappedForALinkAfterItWasResolvedIsRefused() throws {
+        let folder = temporaryPath()
+        #expect(mkdir(folder, 0o700) == 0)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let mine = folder + "/mine.tok"
+        #expect(FileManager.default.createFile(atPath: mine, contents: Data("my-token".utf8)))
+        #expect(FileManager.default.createFile(atPath: folder + "/secret", contents: Data("my-secret".utf8)))
+        let resolved = OwnedFile.resolve(mine)
+        #expect(rename(mine, folder + "/away") == 0 && symlink(folder + "/secret", mine) == 0)
+        do {
+            let token = try TokenFileReader.read(mine, name: "the token file", resolved: resolved)
+            Issue.record("read \(token.contents)")
+        } catch {
+            #expect(error.message.contains("was replaced while gh-users opened it"), "\(error.message)")
+        }
+        #expect(unlink(mine) == 0 && rename(folder + "/away", mine) == 0)
+        #expect(try TokenFileReader.read(mine, name: "the token file", resolved: resolved).contents == "my-token")
+    }
+
     @Test func aFileIsReadAsItsTokenAloneWithoutByteOrderMark() throws {
         let path = try file([0xEF, 0xBB, 0xBF] + Array("tok-1234\r\n".utf8))
         defer { unlink(path) }

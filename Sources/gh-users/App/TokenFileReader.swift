@@ -25,7 +25,9 @@ enum TokenFileReader {
             : "the token file \(TerminalSanitizer.quotedPath(path))"
         // A FIFO with no writer, or a pipe whose writer never closes it, blocks open(2) or read(2) for as long as
         // the other end pleases: a signal meanwhile must still stop the program.
-        return try InterruptState.process.blocking { () throws(TokenFileError) in try read(path, name: name) }
+        return try InterruptState.process.blocking { () throws(TokenFileError) in
+            try read(path, name: name, resolved: OwnedFile.resolve(path))
+        }
     }
 
     /// Whether `text` has the shape of a GitHub token: one of its prefixes (`ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_`,
@@ -42,11 +44,14 @@ enum TokenFileReader {
             && given.st_ino == info.st_ino
     }
 
-    private static func read(_ path: String, name: String) throws(TokenFileError) -> AppEnvironment.TokenFile {
+    /// `path` read, `resolved` being where its links lead (`OwnedFile.resolve`), found before it is opened.
+    static func read(_ path: String, name: String, resolved: (target: String, untrustedLink: String?))
+        throws(TokenFileError) -> AppEnvironment.TokenFile
+    {
         // A link or a file another user made in a folder anyone may write to is no token of the runner's: it
         // would sign the run in as them, or send one of the runner's own files to the API as a token. Refused as
         // `--state` refuses them (`SharedFolder`).
-        let (target, untrustedLink) = OwnedFile.resolve(path)
+        let (target, untrustedLink) = resolved
         if let link = untrustedLink {
             throw TokenFileError(
                 message: OwnedFile.refusal(of: link, reaching: name, option: "--token-file").message)
@@ -65,6 +70,18 @@ enum TokenFileReader {
             throw TokenFileError(message: SharedFolder.refusal(of: name, "--token-file").message)
         }
         let kind = Int(info.st_mode) & Int(S_IFMT)
+        // The name is opened with its links followed (a pipe behind `/dev/stdin` has no other), so a regular file
+        // must be the one resolved, by device and inode: not one a link put in its place since leads to (a
+        // review's race sent another file of the runner's as the token, 65 times in 300).
+        var resolvedInfo = stat()
+        if kind == Int(S_IFREG),
+            lstat(target, &resolvedInfo) != 0 || resolvedInfo.st_dev != info.st_dev
+                || resolvedInfo.st_ino != info.st_ino
+        {
+            throw TokenFileError(
+                message: "\(name) was replaced while gh-users opened it (by another user's link?): nothing was "
+                    + "read. Give --token-file a file in a folder others cannot write to")
+        }
         let bytes: [UInt8]
         do {
             bytes = try FileDescriptorIO.readAll(descriptor, limit: limitBytes)

@@ -306,11 +306,19 @@ struct OwnedFile: Sendable {
                 continue
             }
             let candidate = resolved + "/" + name
-            guard let link = FileDescriptorIO.readLink(candidate) else {
+            var before = stat()
+            guard lstat(candidate, &before) == 0, before.st_mode & S_IFMT == S_IFLNK,
+                let link = FileDescriptorIO.readLink(candidate)
+            else {
                 resolved = candidate
                 continue
             }
-            guard SharedFolder.trusts(candidate) else { return (candidate, candidate) }
+            // The link whose owner passes is the one read: not another put in its place in between (a review's
+            // race swapped the runner's file for a link and back, and the link was followed).
+            var after = stat()
+            guard SharedFolder.trusts(link: before, at: candidate), lstat(candidate, &after) == 0,
+                after.st_dev == before.st_dev, after.st_ino == before.st_ino
+            else { return (candidate, candidate) }
             // Linux's own limit on links followed in one lookup.
             followed += 1
             guard followed <= 40 else { return (path, nil) }
@@ -348,9 +356,11 @@ extension OwnedFile {
     /// of the state file 'a'"), when output written there would be lost: the file is replaced after every save,
     /// and its lock and temporary files are removed or renamed over it. The same file where both exist (device
     /// and inode, so hard links and symbolic links count), else the same path once links are followed. nil when
-    /// `output` is none of them.
+    /// `output` is none of them, or either is reached through a link `resolve` does not trust.
     func ownName(of output: String) -> String? {
-        let other = Self.resolve(output).target
+        let (other, link) = Self.resolve(output)
+        // Reached through a link another user made, either is refused for that, and not named as the other.
+        guard untrustedLink == nil, link == nil else { return nil }
         let names = [
             (target, "the \(kind) \(shown) itself"),
             (lockPath, "the lock file \(TerminalSanitizer.quotedPath(lockPath)) of the \(kind) \(shown)"),

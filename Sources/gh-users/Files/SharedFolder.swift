@@ -20,11 +20,9 @@ enum SharedFolder {
         "belongs to another user and is in a folder anyone may write to: gh-users neither reads nor writes it, as "
         + "Linux's protected_regular opens none to write in a sticky one such as /tmp"
 
-    /// Whether the link at `path` passes that rule; true where there is none.
-    static func trusts(_ path: String) -> Bool {
-        var own = stat()
-        guard lstat(path, &own) == 0 else { return true }
-        return passes(owner: own.st_uid, folderOf: path)
+    /// Whether the link at `path`, whose `lstat` is `link`, passes that rule.
+    static func trusts(link: stat, at path: String) -> Bool {
+        passes(owner: link.st_uid, folderOf: path)
     }
 
     /// Whether the file open on `descriptor`, which was at `path`, passes that rule. Asked of the open file, not
