@@ -67,10 +67,21 @@ struct TokenFileReaderTests {
             let token = try TokenFileReader.read(mine, name: "the token file", resolved: resolved)
             Issue.record("read \(token.contents)")
         } catch {
-            #expect(error.message.contains("was replaced while gh-users opened it"), "\(error.message)")
+            #expect(error.message.contains("was replaced by a link while gh-users opened it"), "\(error.message)")
         }
         #expect(unlink(mine) == 0 && rename(folder + "/away", mine) == 0)
         #expect(try TokenFileReader.read(mine, name: "the token file", resolved: resolved).contents == "my-token")
+    }
+
+    /// A deleted file behind a descriptor (zsh's here-string on `/dev/stdin`, `exec 4<f; rm f`) is read: its
+    /// `/proc/self/fd` link names no file (a review saw both refused as "replaced").
+    @Test func aDeletedFileBehindADescriptorIsRead() throws {
+        let path = try file(Array("tok-deleted".utf8))
+        let descriptor = open(path, O_RDONLY)
+        defer { close(descriptor) }
+        #expect(unlink(path) == 0)
+        #expect(try TokenFileReader.read("/proc/self/fd/\(descriptor)").contents == "tok-deleted")
+        #expect(try TokenFileReader.read("/dev/fd/\(descriptor)").contents == "tok-deleted")
     }
 
     @Test func aFileIsReadAsItsTokenAloneWithoutByteOrderMark() throws {

@@ -56,10 +56,19 @@ enum TokenFileReader {
             throw TokenFileError(
                 message: OwnedFile.refusal(of: link, reaching: name, option: "--token-file").message)
         }
-        // O_NOCTTY: /dev/tty as a token file must not become the controlling terminal.
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+        // A system path (`/dev/stdin`, `<(…)`'s `/dev/fd/63`, `/proc/self/fd/0`) is opened as given: its links are
+        // the kernel's, to this process's own descriptors, which may name no file (a pipe, zsh's deleted
+        // here-string). Any other is opened by the name its links were resolved to, following none: a link put in
+        // its place since is not followed (a review's race sent another file of the runner's as the token, 65
+        // times in 300). O_NOCTTY: /dev/tty as a token file must not become the controlling terminal.
+        let system = ["/dev/", "/proc/"].contains { path.hasPrefix($0) }
+        let descriptor = open(system ? path : target, O_RDONLY | O_CLOEXEC | O_NOCTTY | (system ? 0 : O_NOFOLLOW))
         guard descriptor >= 0 else {
-            throw TokenFileError(message: "cannot read \(name): \(reason(errno))")
+            let code = errno
+            guard code == ELOOP, !system else { throw TokenFileError(message: "cannot read \(name): \(reason(code))") }
+            throw TokenFileError(
+                message: "\(name) was replaced by a link while gh-users opened it (another user's?): nothing was "
+                    + "read. Give --token-file a file in a folder others cannot write to")
         }
         defer { close(descriptor) }
         var info = stat()
@@ -70,18 +79,6 @@ enum TokenFileReader {
             throw TokenFileError(message: SharedFolder.refusal(of: name, "--token-file").message)
         }
         let kind = Int(info.st_mode) & Int(S_IFMT)
-        // The name is opened with its links followed (a pipe behind `/dev/stdin` has no other), so a regular file
-        // must be the one resolved, by device and inode: not one a link put in its place since leads to (a
-        // review's race sent another file of the runner's as the token, 65 times in 300).
-        var resolvedInfo = stat()
-        if kind == Int(S_IFREG),
-            lstat(target, &resolvedInfo) != 0 || resolvedInfo.st_dev != info.st_dev
-                || resolvedInfo.st_ino != info.st_ino
-        {
-            throw TokenFileError(
-                message: "\(name) was replaced while gh-users opened it (by another user's link?): nothing was "
-                    + "read. Give --token-file a file in a folder others cannot write to")
-        }
         let bytes: [UInt8]
         do {
             bytes = try FileDescriptorIO.readAll(descriptor, limit: limitBytes)
