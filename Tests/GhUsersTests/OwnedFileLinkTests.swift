@@ -119,6 +119,24 @@ struct OwnedFileLinkTests {
         #expect(followed == 0)
     }
 
+    /// A folder on the way that another user made in a folder anyone may write to is not gone through: they put
+    /// what they like in it (a review's forged state started a crawl at 901, its token file signed a run in as
+    /// them). In a sticky folder and in one without the bit; a folder of the runner's or root's there is used.
+    @Test(.enabled(if: geteuid() == 0, "only root can give a folder to another user"), arguments: [0o1777, 0o777])
+    func anotherUsersFolderInASharedFolderIsNotGoneThrough(mode: Int) throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        try FileManager.default.createDirectory(atPath: folder("shared/theirs"), withIntermediateDirectories: true)
+        #expect(chmod(folder("shared"), mode_t(mode)) == 0 && chown(folder("shared/theirs"), 65_534, 65_534) == 0)
+        try Data(#"{"since":900}"#.utf8).write(to: URL(fileURLWithPath: folder("shared/theirs/s.json")))
+        #expect(chown(folder("shared/theirs/s.json"), 65_534, 65_534) == 0)
+        #expect {
+            _ = try file(folder("shared/theirs/s.json")).read()
+        } throws: { "\($0)".contains("is reached through the folder '\(folder("shared/theirs"))', which another user") }
+        #expect(chown(folder("shared/theirs"), 0, 0) == 0 && chown(folder("shared/theirs/s.json"), 0, 0) == 0)
+        #expect(try file(folder("shared/theirs/s.json")).read() == Array(#"{"since":900}"#.utf8))
+    }
+
     /// A file another user made first in a sticky folder anyone may write to (a forged state or snapshot, a lock
     /// that blocks every run, an output they can read) is neither read nor written, as Linux's
     /// `protected_regular` would not let it be opened to write; the folder owner's and the runner's own are used.

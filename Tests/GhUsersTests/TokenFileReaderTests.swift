@@ -36,9 +36,12 @@ struct TokenFileReaderTests {
     /// not read: it would sign the run in as them. The runner's own file there is read.
     @Test(.enabled(if: geteuid() == 0, "only root can give a file to another user"), arguments: [0o1777, 0o777])
     func anotherUsersTokenFileOrLinkInASharedFolderIsRefused(mode: Int) throws {
-        let folder = temporaryPath()
-        #expect(mkdir(folder, 0o700) == 0 && chmod(folder, mode_t(mode)) == 0 && chown(folder, 65_533, 65_533) == 0)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // In a folder of the runner's: another user's folder in /tmp is refused itself (`OwnedFileLinkTests`).
+        let base = temporaryPath()
+        let folder = base + "/shared"
+        #expect(mkdir(base, 0o700) == 0 && mkdir(folder, 0o700) == 0)
+        #expect(chmod(folder, mode_t(mode)) == 0 && chown(folder, 65_533, 65_533) == 0)
+        defer { try? FileManager.default.removeItem(atPath: base) }
         let secret = try file(Array("my-own-secret".utf8))
         defer { unlink(secret) }
         #expect(symlink(secret, folder + "/link") == 0 && lchown(folder + "/link", 65_534, 65_534) == 0)

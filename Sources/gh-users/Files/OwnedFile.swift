@@ -51,8 +51,9 @@ struct OwnedFile: Sendable {
     /// Why a file reached through `link` (one `trusts` refuses) is neither read nor written.
     static func refusal(of link: String, reaching file: String, option: String) -> LocalFileError {
         LocalFileError(
-            message: "\(file) is reached through the symbolic link \(TerminalSanitizer.quotedPath(link)), "
-                + "\(SharedFolder.linkRule). Nothing was read or changed: give \(option) another file")
+            message:
+                "\(file) is reached through the \(SharedFolder.kind(of: link)) \(TerminalSanitizer.quotedPath(link)), "
+                + "\(SharedFolder.rule(for: link)). Nothing was read or changed: give \(option) another file")
     }
 
     /// The temporary file a replacement is written to first, in the same directory so that rename is atomic.
@@ -289,8 +290,8 @@ struct OwnedFile: Sendable {
     }
 
     /// The file `path` names, absolute, with its symbolic links followed one name at a time, as the kernel does,
-    /// also to a file that does not exist yet (a link to a file the first run will make); and the first link
-    /// `trusts` refuses, which is not followed. What cannot be resolved is left as given, for the open that
+    /// also to a file that does not exist yet (a link to a file the first run will make); and the first link or
+    /// folder on the way that `SharedFolder` refuses, which is not followed. What cannot be resolved is left as given, for the open that
     /// follows to fail with its own reason.
     static func resolve(_ path: String) -> (target: String, untrustedLink: String?) {
         var pending = ArraySlice(path.split(separator: "/").map(String.init))
@@ -307,18 +308,21 @@ struct OwnedFile: Sendable {
             }
             let candidate = resolved + "/" + name
             var before = stat()
-            guard lstat(candidate, &before) == 0, before.st_mode & S_IFMT == S_IFLNK,
-                let link = FileDescriptorIO.readLink(candidate)
-            else {
+            let found = lstat(candidate, &before) == 0
+            let (kind, last) = (before.st_mode & S_IFMT, pending.isEmpty)
+            // Another user's link or folder on the way, in a folder anyone may write to, is theirs to point or fill.
+            if found, kind == S_IFLNK || (kind == S_IFDIR && !last), !SharedFolder.trusts(before, at: candidate) {
+                return (candidate, candidate)
+            }
+            guard found, kind == S_IFLNK, let link = FileDescriptorIO.readLink(candidate) else {
                 resolved = candidate
                 continue
             }
-            // The link whose owner passes is the one read: not another put in its place in between (a review's
-            // race swapped the runner's file for a link and back, and the link was followed).
+            // The link read is the one that passed, not another put in its place since (a review's race).
             var after = stat()
-            guard SharedFolder.trusts(link: before, at: candidate), lstat(candidate, &after) == 0,
-                after.st_dev == before.st_dev, after.st_ino == before.st_ino
-            else { return (candidate, candidate) }
+            guard lstat(candidate, &after) == 0, after.st_dev == before.st_dev, after.st_ino == before.st_ino else {
+                return (candidate, candidate)
+            }
             // Linux's own limit on links followed in one lookup.
             followed += 1
             guard followed <= 40 else { return (path, nil) }
@@ -356,10 +360,9 @@ extension OwnedFile {
     /// of the state file 'a'"), when output written there would be lost: the file is replaced after every save,
     /// and its lock and temporary files are removed or renamed over it. The same file where both exist (device
     /// and inode, so hard links and symbolic links count), else the same path once links are followed. nil when
-    /// `output` is none of them, or either is reached through a link `resolve` does not trust.
+    /// `output` is none of them, or either is reached through a link `resolve` refuses (refused for that).
     func ownName(of output: String) -> String? {
         let (other, link) = Self.resolve(output)
-        // Reached through a link another user made, either is refused for that, and not named as the other.
         guard untrustedLink == nil, link == nil else { return nil }
         let names = [
             (target, "the \(kind) \(shown) itself"),

@@ -20,9 +20,19 @@ enum SharedFolder {
         "belongs to another user and is in a folder anyone may write to: gh-users neither reads nor writes it, as "
         + "Linux's protected_regular opens none to write in a sticky one such as /tmp"
 
-    /// Whether the link at `path`, whose `lstat` is `link`, passes that rule.
-    static func trusts(link: stat, at path: String) -> Bool {
-        passes(owner: link.st_uid, folderOf: path)
+    /// A folder on the way to a file, refused by the same rule.
+    static let folderRule =
+        "which another user made in a folder anyone may write to: gh-users does not go through it, as another "
+        + "user's link there is not followed"
+
+    /// "symbolic link" or "folder": what a refused name on the way is.
+    static func kind(of path: String) -> String { FileDescriptorIO.readLink(path) == nil ? "folder" : "symbolic link" }
+
+    static func rule(for path: String) -> String { kind(of: path) == "folder" ? folderRule : linkRule }
+
+    /// Whether the link or folder at `path`, whose `lstat` is `info`, passes that rule.
+    static func trusts(_ info: stat, at path: String) -> Bool {
+        passes(owner: info.st_uid, folderOf: path)
     }
 
     /// Whether the file open on `descriptor`, which was at `path`, passes that rule. Asked of the open file, not
@@ -35,7 +45,7 @@ enum SharedFolder {
     private static func passes(owner: uid_t, folderOf path: String) -> Bool {
         var folder = stat()
         guard stat(OwnedFile.directory(of: path), &folder) == 0 else { return true }
-        guard folder.st_mode & S_IWOTH != 0, owner != geteuid() else { return true }
+        guard folder.st_mode & S_IWOTH != 0, owner != geteuid(), owner != 0 else { return true }
         return folder.st_mode & S_ISVTX != 0 && owner == folder.st_uid
     }
 
