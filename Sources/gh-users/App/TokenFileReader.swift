@@ -75,7 +75,7 @@ enum TokenFileReader {
         guard fstat(descriptor, &info) == 0 else {
             throw TokenFileError(message: "cannot read \(name): \(reason(errno))")
         }
-        guard SharedFolder.trusts(descriptor: descriptor, at: target) else {
+        guard SharedFolder.trusts(descriptor: descriptor, at: target, stillNamed: !system) else {
             throw TokenFileError(message: SharedFolder.refusal(of: name, "--token-file").message)
         }
         let kind = Int(info.st_mode) & Int(S_IFMT)

@@ -79,7 +79,7 @@ struct OwnedFile: Sendable {
             throw LocalFileError(message: "cannot read the \(kind) \(shown): \(FileDescriptorIO.reason(code))")
         }
         defer { close(descriptor) }
-        guard SharedFolder.trusts(descriptor: descriptor, at: target) else {
+        guard SharedFolder.trusts(descriptor: descriptor, at: target, stillNamed: true) else {
             throw SharedFolder.refusal(of: "the \(kind) \(shown)", option)
         }
         if let kind = FileDescriptorIO.nonRegularKind(of: descriptor) {

@@ -36,10 +36,21 @@ enum SharedFolder {
     }
 
     /// Whether the file open on `descriptor`, which was at `path`, passes that rule. Asked of the open file, not
-    /// of the name before it is opened: another user could put a file there in between.
-    static func trusts(descriptor: Int32, at path: String) -> Bool {
+    /// of the name before it is opened: another user could put a file there in between. `stillNamed`: a regular
+    /// file must also be the one `path` leads to now, through links and folders the rule trusts, so that a
+    /// folder on the way swapped for another user's link while it was opened is not used (a review's race).
+    static func trusts(descriptor: Int32, at path: String, stillNamed: Bool = false) -> Bool {
         var own = stat()
-        return fstat(descriptor, &own) != 0 || passes(owner: own.st_uid, folderOf: path)
+        guard fstat(descriptor, &own) == 0 else { return true }
+        guard passes(owner: own.st_uid, folderOf: path) else { return false }
+        // A deleted file (zsh's here-string behind /dev/stdin) has no name to lead to.
+        guard stillNamed, own.st_mode & S_IFMT == S_IFREG, own.st_nlink > 0 else { return true }
+        // Another user's file, under a folder anyone may swap a folder in (no sticky bit): the folder it was
+        // opened in may have been their link for that moment.
+        if own.st_uid != geteuid(), own.st_uid != 0, swappable(above: OwnedFile.directory(of: path)) { return false }
+        let (target, link) = OwnedFile.resolve(path)
+        var named = stat()
+        return link == nil && lstat(target, &named) == 0 && named.st_dev == own.st_dev && named.st_ino == own.st_ino
     }
 
     private static func passes(owner: uid_t, folderOf path: String) -> Bool {
@@ -47,6 +58,17 @@ enum SharedFolder {
         guard stat(OwnedFile.directory(of: path), &folder) == 0 else { return true }
         guard folder.st_mode & S_IWOTH != 0, owner != geteuid(), owner != 0 else { return true }
         return folder.st_mode & S_ISVTX != 0 && owner == folder.st_uid
+    }
+
+    /// Whether a folder above `folder` is one anyone may write to without the sticky bit.
+    private static func swappable(above folder: String) -> Bool {
+        var current = folder
+        while current != "/", current != "." {
+            current = OwnedFile.directory(of: current)
+            var info = stat()
+            if stat(current, &info) == 0, info.st_mode & S_IWOTH != 0, info.st_mode & S_ISVTX == 0 { return true }
+        }
+        return false
     }
 
     /// The refusal of `file`, which another user made in a shared folder; nothing was read or changed.

@@ -70,7 +70,7 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
             )
         }
         // Another user's file in /tmp, through whatever name (`/dev/stdout` too is resolved to a name and opened).
-        if !SharedFolder.trusts(descriptor: descriptor, at: target) {
+        if !SharedFolder.trusts(descriptor: descriptor, at: target, stillNamed: true) {
             close(descriptor)
             throw SharedFolder.refusal(of: "the output file \(TerminalSanitizer.quotedPath(path))", "--output")
         }
