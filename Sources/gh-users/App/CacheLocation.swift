@@ -31,8 +31,7 @@ struct CacheLocation: Sendable, Equatable {
         if let directory, let link = OwnedFile.resolve(directory.path).untrustedLink {
             throw UsageError(
                 message: "the cache folder \(TerminalSanitizer.quotedPath(directory.path)) is reached through the "
-                    + "\(SharedFolder.kind(of: link)) \(TerminalSanitizer.quotedPath(link)), "
-                    + "\(SharedFolder.rule(for: link)). Nothing was read or changed: give --cache-dir another folder"
+                    + "\(SharedFolder.refused(link)). Nothing was read or changed: give --cache-dir another folder"
                     + (source == "--cache-dir" ? "" : " (this one comes from \(source))"),
                 command: nil)
         }

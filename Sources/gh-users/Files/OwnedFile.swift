@@ -27,11 +27,11 @@ struct OwnedFile: Sendable {
     let option: String
     /// How much a read takes at most: far more than any file of this kind, so `/dev/zero` cannot fill memory.
     let limitBytes: Int
-    /// A link on the way that another user made in a folder anyone may write to (`/tmp`, whose sticky bit
-    /// keeps others' files apart, or one without it): Linux's `protected_symlinks` follows none in a sticky one,
-    /// since a link planted there could turn a write into one of the runner's own files. gh-users resolves links
-    /// itself, so it applies the same rule: such a file is neither read, locked nor replaced. A file or lock file another user made there is
-    /// refused as well (`SharedFolder`).
+    /// A link on the way that another user made in a folder anyone may write to (`/tmp`, sticky, or one without
+    /// the bit): Linux's `protected_symlinks` follows none in a sticky one, since a link planted there could turn
+    /// a write into one of the runner's own files. gh-users resolves links itself and applies the same rule: such
+    /// a file is neither read, locked nor replaced. So is a folder of theirs on the way, and a file or lock file
+    /// they made there (`SharedFolder`).
     let untrustedLink: String?
 
     init(path: String, kind: String, option: String, limitBytes: Int) {
@@ -51,9 +51,8 @@ struct OwnedFile: Sendable {
     /// Why a file reached through `link` (one `trusts` refuses) is neither read nor written.
     static func refusal(of link: String, reaching file: String, option: String) -> LocalFileError {
         LocalFileError(
-            message:
-                "\(file) is reached through the \(SharedFolder.kind(of: link)) \(TerminalSanitizer.quotedPath(link)), "
-                + "\(SharedFolder.rule(for: link)). Nothing was read or changed: give \(option) another file")
+            message: "\(file) is reached through the \(SharedFolder.refused(link)). Nothing was read or changed: "
+                + "give \(option) another file")
     }
 
     /// The temporary file a replacement is written to first, in the same directory so that rename is atomic.
@@ -291,8 +290,8 @@ struct OwnedFile: Sendable {
 
     /// The file `path` names, absolute, with its symbolic links followed one name at a time, as the kernel does,
     /// also to a file that does not exist yet (a link to a file the first run will make); and the first link or
-    /// folder on the way that `SharedFolder` refuses, which is not followed. What cannot be resolved is left as given, for the open that
-    /// follows to fail with its own reason.
+    /// folder on the way that `SharedFolder` refuses, which is not gone through. What cannot be resolved is left
+    /// as given, for the open that follows to fail with its own reason.
     static func resolve(_ path: String) -> (target: String, untrustedLink: String?) {
         var pending = ArraySlice(path.split(separator: "/").map(String.init))
         // A working directory that is gone (or unnamable) leaves a relative path as given, for the open to fail.

@@ -1,3 +1,5 @@
+import AtomicCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -25,10 +27,12 @@ enum SharedFolder {
         "which another user made in a folder anyone may write to: gh-users does not go through it, as another "
         + "user's link there is not followed"
 
-    /// "symbolic link" or "folder": what a refused name on the way is.
-    static func kind(of path: String) -> String { FileDescriptorIO.readLink(path) == nil ? "folder" : "symbolic link" }
-
-    static func rule(for path: String) -> String { kind(of: path) == "folder" ? folderRule : linkRule }
+    /// A refused link or folder on the way, named with the rule that refuses it ("symbolic link 'x', which …").
+    static func refused(_ path: String) -> String {
+        let link = FileDescriptorIO.readLink(path) != nil
+        return (link ? "symbolic link " : "folder ") + TerminalSanitizer.quotedPath(path) + ", "
+            + (link ? linkRule : folderRule)
+    }
 
     /// Whether the link or folder at `path`, whose `lstat` is `info`, passes that rule.
     static func trusts(_ info: stat, at path: String) -> Bool {
