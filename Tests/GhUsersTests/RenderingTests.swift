@@ -170,7 +170,7 @@ struct ShowRendererTests {
     @Test func profileOnATerminalIsSanitisedRelativeAndFitsTheWidth() {
         var profile = user(
             1, "octocat", name: "Mona \u{1B}]8;;https://evil\u{07}Lisa", bio: String(repeating: "長い", count: 50))
-        profile.createdAt = now.addingTimeInterval(-3 * 86_400)
+        profile.raw = RawJSON(#"{"login":"octocat","id":1,"created_at":"2027-01-12T08:00:00Z"}"#)
         let text = ShowUsersRenderer.profile(profile, context: context(.table, tty: true, width: 40))
         #expect(!text.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 })
         #expect(text.contains("3 days ago"))
@@ -224,10 +224,16 @@ struct ShowRendererTests {
         #expect(ShowUsersRenderer.profile(typed, context: context(.table)).contains("  Type  Organization\n"))
     }
 
-    @Test func profileWhenPipedUsesRFC3339() {
-        var profile = user(1, "octocat")
+    /// The join time as sent, as the `created_at` column has it (before: parsed and written again, so a fraction
+    /// was cut, an offset moved to UTC, and a time that did not parse left no row), relative on a terminal.
+    @Test(arguments: ["2008-01-14T04:33:35Z", "2008-01-14T04:33:35.999Z", "2008-01-14T04:33:35+05:00", "garbage"])
+    func theJoinTimeIsShownAsSent(_ sent: String) {
+        let raw = #"{"login":"octocat","id":1,"created_at":"\#(sent)"}"#
+        var profile = User(id: 1, login: "octocat", raw: RawJSON(raw))
         profile.createdAt = Date(timeIntervalSince1970: 1_200_285_215)
-        #expect(ShowUsersRenderer.profile(profile, context: context(.table)).contains("2008-01-14T04:33:35Z"))
+        #expect(ShowUsersRenderer.profile(profile, context: context(.table)).contains("  Joined  \(sent)\n"))
+        let onTerminal = ShowUsersRenderer.profile(profile, context: context(.table, tty: true))
+        #expect(onTerminal.contains(sent == "garbage" ? "  Joined  garbage\n" : "years ago\n"), "\(onTerminal)")
     }
 }
 

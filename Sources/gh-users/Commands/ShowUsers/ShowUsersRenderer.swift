@@ -80,10 +80,9 @@ enum ShowUsersRenderer {
         } else if let following = user.following {
             fields.append(("Followers", "following \(following)"))
         }
-        if let created = user.createdAt {
-            let when = context.isTTY ? RelativeTime.describe(created, now: context.now) : RelativeTime.rfc3339(created)
-            fields.append(("Joined", when))
-        }
+        // The time as GitHub sent it, as the `created_at` column shows it: relative on a terminal where it reads.
+        let joined = JSONText.text(of: "created_at", in: user.raw.bytes)
+        if !joined.isEmpty { fields.append(("Joined", RelativeTime.cell(joined, context: context))) }
         if let url = user.htmlURL { fields.append(("URL", url)) }
         fields += extra
         let labelWidth = fields.map { $0.0.count }.max() ?? 0
