@@ -30,8 +30,10 @@ struct CommandRouter: Sendable {
             let spec = command.spec
             let parsed = try ArgumentScanner.scan(arguments, spec: spec)
             if parsed.has(CommandSpec.help) { return .help(.command(spec.name)) }
-            // `gh-users cache` alone: its help, exit 0, as `gh cache` shows its own.
-            if !command.subcommands.isEmpty, parsed.positionals.isEmpty, command.isGroupOnly {
+            // `gh-users cache` alone: its help, exit 0, as `gh cache` shows its own. Given options, it was asked to
+            // do something: the command's own usage error, so a script that left out `info` reads no help as data.
+            let givesOptions = !parsed.values.isEmpty || !parsed.flags.isEmpty
+            if !command.subcommands.isEmpty, parsed.positionals.isEmpty, command.isGroupOnly, !givesOptions {
                 return .help(.command(spec.name))
             }
             let run: Invocation.Run =

@@ -38,7 +38,12 @@ struct AccessCommand: GitHubCommand {
         OptionSpec("person", value: "LOGIN", help: "Only this person's access: each repository, and why."),
         at: \.person,
         parse: { reading throws(UsageError) in
-            try LoginArgument.parse(reading.text, spec: reading.command, option: "person").value
+            // Beside a repeatable --repo, a second --person reads as "and this one too": refused, not the last kept.
+            let logins = Set(reading.parsed.values(reading.option).map { $0.lowercased() })
+            guard logins.count < 2 else {
+                throw reading.usageError("--person takes one login: run once for each person, or without it for all")
+            }
+            return try LoginArgument.parse(reading.text, spec: reading.command, option: "person").value
         },
         write: { $0 })
     /// GraphQL's words for a level, as the records say it; REST's pull and push, as `collaborators` takes them,
