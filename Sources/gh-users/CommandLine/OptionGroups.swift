@@ -256,8 +256,8 @@ enum NetworkGroup {
         OptionSpec(
             "max-wait",
             value: "SECONDS",
-            help: "The longest any rate-limit wait may last (a reset, a secondary limit's Retry-After or minute); a "
-                + "longer one is not started: the run stops with status 5 and the time to retry.",
+            help: "The longest any rate-limit wait may last (a reset, a secondary limit's Retry-After or minute; "
+                + "at most a week); a longer one is not started: the run stops with status 5 and the time to retry.",
             default: "900; 3660 with --wait-on-rate-limit"
         ),
         at: \.maxWait,
