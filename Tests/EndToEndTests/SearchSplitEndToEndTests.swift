@@ -125,7 +125,7 @@ struct SearchSplitEndToEndTests {
         try await withServer(configuration) { server in
             let result = try await BinaryRunner.run(
                 ["search", "repos:>=0", "--split", "--all", "--format", "ndjson"] + api(server), environment: token)
-            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.status == 1, "\(result.stderr)")
             let everyone = server.population.searchUsers(query: "repos:>=0")
             #expect(everyone.count == 1_500)
             let crowded = server.population.users[StandInPopulation.sameSecondFirstOrdinal]

@@ -46,6 +46,8 @@ struct SearchCommandTests {
         (["--order", "asc"], "cannot be combined with --sort or --order"),
         (["created:>2015-01-01"], "--split makes its own created: ranges; leave created: out of the query"),
         (["mona -CREATED:2015-01-01"], "--split makes its own created: ranges; leave created: out of the query"),
+        // Before: each piece's created: went inside the quote, so every piece counted the whole (helper-221).
+        (["location:\"San Francisco"], "the query has a quote that is not closed"),
     ])
     func splitRefusesWhatItCannotHonourAndSendsNothing(_ extra: [String], _ message: String) async {
         await expectUsageError(["search", "type:user", "--split"] + extra, saying: message)

@@ -108,10 +108,11 @@ struct SearchSplitPlanner: Sendable {
     /// First halves counted above their whole, in the order met.
     private(set) var disagreements: [Disagreement] = []
 
-    /// From GitHub's first day through the end of the UTC day `now` falls in.
+    /// From GitHub's first day through the end of the UTC day after the one `now` falls in, so that a clock
+    /// behind GitHub's (by up to a day) misses no account created since its midnight; the empty day costs a count.
     init(now: Date, cap: Int = UserSearchQuery.maximumResults) {
         let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
-        let endOfDay = (seconds / CreatedRange.day + 1) * CreatedRange.day - 1
+        let endOfDay = (seconds / CreatedRange.day + 2) * CreatedRange.day - 1
         self.init(range: CreatedRange(Self.gitHubFirstDay, max(endOfDay, Self.gitHubFirstDay)), cap: cap)
     }
 
@@ -276,10 +277,16 @@ final class SplitUserSearch: PageSource, @unchecked Sendable {
         }
     }
 
-    /// The run's failure when a piece was read only in part (GitHub's search timed out on it, named in the
-    /// notes): the list is written as far as it was found, and the run ends with status 1. Nil when none was.
+    /// The run's failure when a piece was read only in part (GitHub's search timed out on it, or one second held
+    /// more than the cap; named in the notes): the list is written as far as it was found, and the run ends with
+    /// status 1. Nil when none was.
     func partFailure() -> DomainError? {
-        let count = withLock { incompleteNotes.count }
+        let (count, overCap) = withLock { (incompleteNotes.count, overCapNotes.count) }
+        if count == 0, overCap > 0 {
+            return .refused(
+                "--split could not read \(Counted.text(overCap, "piece", plural: "pieces")) in full (named above): "
+                    + "no created: range can cut one second, so accounts past its first 1,000 are missing.")
+        }
         guard count > 0 else { return nil }
         return .refused(
             "--split could not read \(Counted.text(count, "piece", plural: "pieces")) in full (named above): "

@@ -67,12 +67,13 @@ enum SearchUsersCommand {
             Searches have their own rate limit (30 a minute with a token, 10 without).
 
             --split gets past the cap: while a query has more than 1,000 results, it is cut in two by
-            creation time (created:, from GitHub's first day, 2007-10-20, to today; by days, then hours,
-            then seconds), and each piece of 1,000 or fewer is paged in turn, oldest first, each account
-            written once. --limit and --all count the whole output. A spent search limit is waited out
+            creation time (created:, from GitHub's first day, 2007-10-20, through tomorrow in UTC, so a
+            clock behind GitHub's misses no account; by days, then hours, then seconds), and each piece of
+            1,000 or fewer is paged in turn, oldest first (within a piece, in GitHub's best-match order),
+            each account written once. --limit and --all count the whole output. A spent search limit is waited out
             (with a countdown on a terminal), for at most --max-wait. stderr ends with the number of
             search queries used, and names any piece still over 1,000 (only possible when over 1,000
-            accounts were created in one second: its first 1,000 are written). A count GitHub marks
+            accounts were created in one second: its first 1,000 are written, and the run ends with status 1). A count GitHub marks
             incomplete (its search timed out: incomplete_results) settles nothing, so that range is cut too,
             down to one second (an incomplete 0 four times in a row); a piece still incomplete, or a later
             page GitHub marks incomplete, is written and named on stderr, and the run ends with status 1. A split spends at most
@@ -81,8 +82,8 @@ enum SearchUsersCommand {
             where it stopped: a rerun starts again from the first piece, so write it to a new file. A
             negative total_count is refused (status 1); a first half counted above its whole (the counts
             changed between asks) has its second half counted on its own, and stderr says so. The pieces
-            make their own created: ranges, so the query may not hold one, and the order is by creation,
-            so --sort and --order do not apply.
+            make their own created: ranges, so the query may not hold one (nor a quote left open), and
+            they come in created order, so --sort and --order do not apply.
             """,
         arguments: [("QUERY", "Search words and qualifiers.")],
         options: options.group.options,
@@ -219,6 +220,13 @@ extension SearchUsersOptions: CheckedOptions {
         if SearchUsersCommand.hasCreatedQualifier(query.text) {
             throw UsageError(
                 message: "--split makes its own created: ranges; leave created: out of the query", command: spec)
+        }
+        // Each piece's `created:` goes after the query: an open quote would take it in as words to match, and
+        // every piece would count the whole query's results.
+        if query.text.filter({ $0 == "\"" }).count % 2 == 1 {
+            throw UsageError(
+                message: "the query has a quote that is not closed, which would take in the created: ranges --split "
+                    + "adds after it: close it", command: spec)
         }
     }
 }
