@@ -4,7 +4,16 @@ import AtomicCore
 /// the file and says what was (not) done; the run stops with status 1.
 struct LocalFileError: Error, Equatable, CustomStringConvertible {
     let message: String
+    /// A signal stopped the reading (`interrupted`): the run says so as any interrupted run does, not this.
+    private(set) var isInterruption = false
     var description: String { message }
+
+    /// A file whose reading a signal stopped: left as it is, the run ending as interrupted runs end.
+    static let interrupted: LocalFileError = {
+        var error = LocalFileError(message: "interrupted while reading")
+        error.isInterruption = true
+        return error
+    }()
 
     /// Paths are quoted where the message is written (`TerminalSanitizer.quotedPath`); words a file holds (a
     /// snapshot's command or filter, a state's format) are made safe here, since the file may not be gh-users's:

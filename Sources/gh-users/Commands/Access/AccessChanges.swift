@@ -157,6 +157,8 @@ struct AccessSnapshot: SnapshotContents, Equatable {
                     organization: read.organization, filters: read.filters, entries: [], text: read.text,
                     apiURL: read.apiURL))
         }
+        // Stopped by a signal: not read whole again, which takes longer still (`SnapshotFile.load` says why).
+        if Task.isCancelled { return .failure(FileContentProblem("was not read to its end")) }
         return decodeWhole(bytes)
     }
 
@@ -295,6 +297,7 @@ extension AccessCommand {
             // run says names the organization as typed.
             if let previous { spelled = previous.organization }
         } catch {
+            if error.isInterruption { return context.interrupted() }
             io.writeErr("gh-users: \(error.message)\n")
             return .setupFailed
         }

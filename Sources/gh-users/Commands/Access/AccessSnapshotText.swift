@@ -169,6 +169,8 @@ struct AccessSnapshotText: Equatable {
         var groups = text.groups
         var previous: String?
         while let group = groups.peeked {
+            // A signal stops the reading here (a repository at a time), not after every entry is decoded.
+            if Task.isCancelled { return nil }
             // An entry twice is left to the whole decoding, which refuses it.
             guard previous.map({ $0 < group.name }) ?? true, let entries = text.entries(of: group),
                 entries.repeated == nil

@@ -155,6 +155,7 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
             }
             try file.checkWritable()
         } catch {
+            if error.isInterruption { return context.interrupted() }
             io.writeErr("gh-users: \(error.message)\n")
             return .setupFailed
         }

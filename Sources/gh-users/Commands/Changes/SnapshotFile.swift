@@ -48,10 +48,19 @@ struct SnapshotFile<Contents: SnapshotContents>: Sendable {
 
     /// nil when there is no file yet: the first run. Anything else that cannot be read as a snapshot is an
     /// error, and the file is left as it is.
+    /// A signal that came while it was read (a snapshot of 150,000 records takes seconds) ends the reading as
+    /// `LocalFileError.interrupted`, whatever the reader made of the rest.
     func load() throws(LocalFileError) -> Contents? {
-        try file.load(
-            as: Contents.kindName, remedy: "give --changes another file, or remove it to start again",
-            Contents.decode)
+        let snapshot: Contents?
+        do {
+            snapshot = try file.load(
+                as: Contents.kindName, remedy: "give --changes another file, or remove it to start again",
+                Contents.decode)
+        } catch {
+            throw Task.isCancelled ? .interrupted : error
+        }
+        if Task.isCancelled { throw .interrupted }
+        return snapshot
     }
 
     /// `load`, refusing a snapshot made against another API root than `apiRoot`, this run's: its people are

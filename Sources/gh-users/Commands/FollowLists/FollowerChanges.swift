@@ -73,6 +73,7 @@ struct FollowerChangesCoordinator {
                 try file.checkWritable()
             }
         } catch {
+            if error.isInterruption { return command.interrupted() }
             io.writeErr("gh-users: \(error.message)\n")
             return .setupFailed
         }
