@@ -348,6 +348,29 @@ struct CrawlStateEndToEndTests {
         }
     }
 
+    /// A run without a state holds a share of the file stdout goes to while it runs, so a crawl does not start into
+    /// it (before: it did, and its state counted what the other run's pages cut; helper-220).
+    @Test func aCrawlDoesNotStartIntoAFileAnotherRunIsWriting() async throws {
+        let plain = try await withServer(users: 100) { server in
+            #expect(FileManager.default.createFile(atPath: path("shared.tsv"), contents: nil))
+            func appending(_ arguments: [String]) async throws -> RunResult {
+                try await BinaryRunner.shell(
+                    #""$GH_USERS" "# + (arguments + api(server)).map { "'\($0)'" }.joined(separator: " ")
+                        + #" >> "$OUT""#, environment: ["OUT": path("shared.tsv"), "GH_TOKEN": Self.token])
+            }
+            // The plain run waits in its first request, holding its share, until the stand-in stops.
+            server.injectFaults([.hang(seconds: 600)], forPath: "/users")
+            let plain = Task { try await appending(["list", "--limit", "2", "--retries", "0"]) }
+            while server.requests.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+            let crawl = try await appending(["list", "--all", "--state", path("c.state")])
+            #expect(crawl.status == 1)
+            #expect(crawl.stderr.contains("the file stdout goes to: wait for it to end"), "\(crawl.stderr)")
+            #expect(server.requests.count == 1)
+            return plain
+        }
+        _ = try? await plain.value
+    }
+
     /// Two crawls with their own states wrote one output in turn, each account twice, and neither state could go
     /// on: a crawl holds a record lock on its `--output`, or the file its stdout appends to, and another is
     /// refused before it asks or writes anything. A caller's flock(1) on the file is no crawl, and is let be.
@@ -373,6 +396,13 @@ struct CrawlStateEndToEndTests {
             let appending = try await crawling(#">> "$OUT""#)
             #expect(appending.status == 1)
             #expect(appending.stderr.contains("the file stdout goes to: wait for it to end"), "\(appending.stderr)")
+            // So is a run without a state (before: both wrote, their pages interleaved, and the crawl's state
+            // counted a length inside a line; helper-220).
+            let plain = try await BinaryRunner.shell(
+                #""$GH_USERS" list --limit 2 "# + api(server).map { "'\($0)'" }.joined(separator: " ") + #" >> "$OUT""#,
+                environment: ["OUT": path("out.tsv"), "GH_TOKEN": Self.token])
+            #expect(plain.status == 1)
+            #expect(plain.stderr.contains("the file stdout goes to: wait for it to end"), "\(plain.stderr)")
             // A crawl to `> FILE` is refused: a rerun with > would empty what the state counts.
             let truncating = try await crawling(#"> "$OUT".new"#)
             #expect(truncating.status == 1)
@@ -391,8 +421,10 @@ struct CrawlStateEndToEndTests {
                 held.stderr.contains("restore it or remove the state file to start again; then run with >> FILE or "),
                 "\(held.stderr)")
             try FileManager.default.removeItem(atPath: path("a.state"))
-            // `1<>` empties nothing, but would write over the file from its start: refused, and said so.
-            let overwriting = try await crawling(#"1<> "$OUT""#)
+            // `1<>` empties nothing, but would write over the file from its start: refused, and said so (of a file
+            // no run holds: one that another run writes is refused as such first).
+            #expect(FileManager.default.createFile(atPath: path("out.tsv.full"), contents: Foundation.Data("1\n".utf8)))
+            let overwriting = try await crawling(#"1<> "$OUT".full"#)
             #expect(overwriting.status == 1)
             #expect(overwriting.stderr.contains("(>>, not <>): <> writes over the file"), "\(overwriting.stderr)")
             // Empty and read-write (Python's open(f, "w+") truncates): it may have been emptied, so said as for >.

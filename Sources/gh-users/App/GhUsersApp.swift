@@ -39,6 +39,14 @@ struct GhUsersApp: Sendable {
                     invocation.common, hasToken: false, tokenOrigin: TokenOrigin(), io: io, redactor: Redactor())
                 outcome = await command.run(
                     LocalContext(command: context, common: invocation.common, environment: environment))
+            case .github where !OutputLock.shareStdout():
+                // A crawl appends to the file stdout goes to and counts what it holds: writing there as well would
+                // cut into its pages and leave its state counting a length that falls inside a line.
+                let shown = environment.stdoutFile.map(TerminalSanitizer.quotedPath) ?? "stdout's file"
+                io.writeErr(
+                    "gh-users: another gh-users run is writing \(shown), the file stdout goes to: wait for it to end, or "
+                        + "write to another file. Nothing was asked\n")
+                outcome = .setupFailed
             case .github(let command):
                 do {
                     let session = try GitHubSession.open(invocation.common, environment: environment)

@@ -19,6 +19,33 @@ enum OutputLock {
         return errno != EACCES && errno != EAGAIN
     }
 
+    /// Shares stdout's regular file with other runs that write it, for as long as this process runs: a read lock
+    /// through a descriptor of its own (stdout may be open for writing alone), never closed, since closing any
+    /// descriptor of the file would drop it. Runs that append whole records may share a file (`xargs -P … >>
+    /// all`); a crawl, which counts what the file holds (`--state`, `--output`), takes it alone (`take`), so
+    /// neither starts while the other writes. False when a crawl holds it now; true where there is no file, or
+    /// none that can be locked.
+    static func shareStdout() -> Bool {
+        // A regular file only: a terminal, a pipe or a device is no crawl's output, and is not opened again.
+        var written = stat()
+        guard fstat(STDOUT_FILENO, &written) == 0, written.st_mode & S_IFMT == S_IFREG else { return true }
+        let descriptor = open("/proc/self/fd/\(STDOUT_FILENO)", O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+        guard descriptor >= 0 else { return true }
+        var opened = stat()
+        var lock = flock()
+        lock.l_type = Int16(F_RDLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        guard fstat(descriptor, &opened) == 0, opened.st_dev == written.st_dev, opened.st_ino == written.st_ino
+        else {
+            close(descriptor)
+            return true
+        }
+        guard fcntl(descriptor, F_SETLK, &lock) != 0 else { return true }
+        let code = errno
+        close(descriptor)
+        return code != EACCES && code != EAGAIN
+    }
+
     static func refusal(_ shown: String) -> LocalFileError {
         LocalFileError(
             message: "another gh-users run is writing \(shown). Nothing was changed: wait for it to end, or give "
