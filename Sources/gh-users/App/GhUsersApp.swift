@@ -43,10 +43,12 @@ struct GhUsersApp: Sendable {
                 // A crawl appends to the file stdout goes to and counts what it holds: writing there as well would
                 // cut into its pages and leave its state counting a length that falls inside a line.
                 let shown = environment.stdoutFile.map(TerminalSanitizer.quotedPath) ?? "stdout's file"
-                io.writeErr(
-                    "gh-users: another gh-users run is writing \(shown), the file stdout goes to: wait for it to end, or "
-                        + "write to another file. Nothing was asked\n")
-                outcome = .setupFailed
+                let message =
+                    "another gh-users run is writing \(shown), the file stdout goes to: wait for it to end, or write to "
+                    + "another file. Nothing was asked"
+                io.writeErr("gh-users: \(message)\n")
+                // `follows` keeps 1 for "no": a question it could not ask is 2.
+                outcome = invocation.name == FollowsCommand.spec.name ? .unanswered(.refused(message)) : .setupFailed
             case .github(let command):
                 do {
                     let session = try GitHubSession.open(invocation.common, environment: environment)

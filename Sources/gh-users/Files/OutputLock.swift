@@ -20,30 +20,71 @@ enum OutputLock {
     }
 
     /// Shares stdout's regular file with other runs that write it, for as long as this process runs: a read lock
-    /// through a descriptor of its own (stdout may be open for writing alone), never closed, since closing any
-    /// descriptor of the file would drop it. Runs that append whole records may share a file (`xargs -P … >>
-    /// all`); a crawl, which counts what the file holds (`--state`, `--output`), takes it alone (`take`), so
-    /// neither starts while the other writes. False when a crawl holds it now; true where there is no file, or
-    /// none that can be locked.
+    /// through `stdoutReader`. Runs that append whole records may share a file (`xargs -P … >> all`); a crawl,
+    /// which counts what the file holds (`--state`, `--output`), takes it alone (`take`), so neither starts while
+    /// the other writes. False when another gh-users run holds it now; true where there is no file, or none that
+    /// can be locked, or the lock is a caller's own (`heldByGhUsers`). A file the runner may not read cannot be
+    /// shared: a crawl holding it is still seen.
     static func shareStdout() -> Bool {
-        // A regular file only: a terminal, a pipe or a device is no crawl's output, and is not opened again.
-        var written = stat()
-        guard fstat(STDOUT_FILENO, &written) == 0, written.st_mode & S_IFMT == S_IFREG else { return true }
-        let descriptor = open("/proc/self/fd/\(STDOUT_FILENO)", O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
-        guard descriptor >= 0 else { return true }
-        var opened = stat()
         var lock = flock()
         lock.l_type = Int16(F_RDLCK)
         lock.l_whence = Int16(SEEK_SET)
-        guard fstat(descriptor, &opened) == 0, opened.st_dev == written.st_dev, opened.st_ino == written.st_ino
-        else {
-            close(descriptor)
-            return true
+        guard let reader = stdoutReader.descriptor else {
+            var written = stat()
+            guard fstat(STDOUT_FILENO, &written) == 0, written.st_mode & S_IFMT == S_IFREG else { return true }
+            return !heldByGhUsers(STDOUT_FILENO, &lock)
         }
-        guard fcntl(descriptor, F_SETLK, &lock) != 0 else { return true }
-        let code = errno
-        close(descriptor)
-        return code != EACCES && code != EAGAIN
+        guard fcntl(reader, F_SETLK, &lock) != 0 else { return true }
+        return (errno != EACCES && errno != EAGAIN) || !heldByGhUsers(reader, &lock)
+    }
+
+    /// Whether the lock `wanted` asks on `descriptor` is held by a gh-users process (`/proc/PID/comm`); a
+    /// caller's own (`lockf` in a Python or Perl wrapper that runs gh-users with the file as stdout) is no crawl.
+    /// One whose holder cannot be told (another PID namespace) is taken for gh-users's.
+    private static func heldByGhUsers(_ descriptor: Int32, _ wanted: inout flock) -> Bool {
+        guard fcntl(descriptor, F_GETLK, &wanted) == 0, wanted.l_type != Int16(F_UNLCK) else { return false }
+        guard wanted.l_pid > 0, let name = try? String(contentsOfFile: "/proc/\(wanted.l_pid)/comm", encoding: .utf8)
+        else { return true }
+        return name.trimmingCharacters(in: .newlines) == "gh-users"
+    }
+
+    /// One read descriptor of stdout's regular file, opened once and never closed: closing any descriptor of a
+    /// file drops every record lock this process holds on it (the crawl's, the share), so whatever reads stdout's
+    /// file (`AppendedOutputCheck.ends`) reads through this one. Nil for a stdout that is no regular file, or a
+    /// file the runner may not read.
+    static let stdoutReader = StdoutReader()
+
+    final class StdoutReader: Sendable {
+        let descriptor: Int32?
+        let device: UInt64
+        let inode: UInt64
+
+        fileprivate init() {
+            var written = stat()
+            guard fstat(STDOUT_FILENO, &written) == 0, written.st_mode & S_IFMT == S_IFREG else {
+                (descriptor, device, inode) = (nil, 0, 0)
+                return
+            }
+            (device, inode) = (UInt64(written.st_dev), UInt64(written.st_ino))
+            let opened = open("/proc/self/fd/\(STDOUT_FILENO)", O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+            var reopened = stat()
+            guard opened >= 0, fstat(opened, &reopened) == 0, UInt64(reopened.st_dev) == device,
+                UInt64(reopened.st_ino) == inode
+            else {
+                if opened >= 0 { close(opened) }
+                descriptor = nil
+                return
+            }
+            descriptor = opened
+        }
+
+        /// The descriptor, when `path` names stdout's file.
+        func descriptor(for path: String) -> Int32? {
+            var info = stat()
+            guard let descriptor, stat(path, &info) == 0, UInt64(info.st_dev) == device, UInt64(info.st_ino) == inode
+            else { return nil }
+            return descriptor
+        }
     }
 
     static func refusal(_ shown: String) -> LocalFileError {

@@ -162,10 +162,13 @@ struct AppendedOutputCheck: Sendable {
     /// The first `count` bytes and the last byte of the regular file stdout appends to (`>> FILE`), read through
     /// one descriptor of its own: `start` nil when it cannot be opened, and a path that is no longer a regular file
     /// read as empty (nothing to check); `last` nil then too, and when the file is empty.
+    /// Stdout's own file is read through `OutputLock.stdoutReader`, never opened and closed: the close would drop
+    /// this process's record locks on it (a crawl's, the share), and another run could then write into it.
     static func ends(ofFile path: String, count: Int) -> (start: [UInt8]?, last: UInt8?) {
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        let kept = OutputLock.stdoutReader.descriptor(for: path)
+        let descriptor = kept ?? open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else { return (nil, nil) }
-        defer { close(descriptor) }
+        defer { if kept == nil { close(descriptor) } }
         guard FileDescriptorIO.nonRegularKind(of: descriptor) == nil else { return ([], nil) }
         var info = stat()
         let size = fstat(descriptor, &info) == 0 ? Int64(info.st_size) : 0
