@@ -378,7 +378,8 @@ struct CrawlStateEndToEndTests {
 
     /// A crawl into a file that holds earlier output keeps its lock while it runs (before: reading the file's ends
     /// closed a descriptor of it, which dropped every lock the crawl held there, and a plain run wrote into it;
-    /// helper-222). `follows` refused so is 2, as every question it could not ask.
+    /// helper-222). `follows` refused so is 2, as every question it could not ask. Before the holder was told by
+    /// its executable too, a crawl run under another name was taken for a wrapper's lock, and let be.
     @Test func noRunWritesIntoAFileACrawlIsWriting() async throws {
         let crawl = try await withServer(users: 100) { server in
             #expect(FileManager.default.createFile(atPath: path("held.tsv"), contents: nil))
@@ -388,7 +389,15 @@ struct CrawlStateEndToEndTests {
             #expect(try await appending(["list", "--limit", "3"]).status == 0)
             server.resetRequests()
             server.injectFaults([.hang(seconds: 600)], forPath: "/users")
-            let crawl = Task { try await appending(["list", "--all", "--state", path("h.state"), "--retries", "0"]) }
+            // The crawl runs under another name (an install's alias): still a gh-users run, as its executable is.
+            try FileManager.default.createSymbolicLink(
+                atPath: path("ghu"), withDestinationPath: BinaryRunner.binary.path)
+            let arguments = ["list", "--all", "--state", path("h.state"), "--retries", "0"] + api(server)
+            let crawl = Task {
+                try await BinaryRunner.shell(
+                    #""$GHU" "# + arguments.map { "'\($0)'" }.joined(separator: " ") + #" >> "$OUT""#,
+                    environment: ["GHU": path("ghu"), "OUT": path("held.tsv"), "GH_TOKEN": Self.token])
+            }
             while server.requests.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
             let plain = try await appending(["show", "octocat"])
             #expect(plain.status == 1)

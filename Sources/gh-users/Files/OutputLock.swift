@@ -38,14 +38,18 @@ enum OutputLock {
         return (errno != EACCES && errno != EAGAIN) || !heldByGhUsers(reader, &lock)
     }
 
-    /// Whether the lock `wanted` asks on `descriptor` is held by a gh-users process (`/proc/PID/comm`); a
-    /// caller's own (`lockf` in a Python or Perl wrapper that runs gh-users with the file as stdout) is no crawl.
-    /// One whose holder cannot be told (another PID namespace) is taken for gh-users's.
+    /// Whether the lock `wanted` asks on `descriptor` is held by a gh-users process: named so, or running this
+    /// executable (installed under another name). A caller's own (`lockf` in a Python or Perl wrapper that runs
+    /// gh-users with the file as stdout) is no crawl. One whose holder cannot be told (another user's process,
+    /// another PID namespace) is taken for gh-users's.
     private static func heldByGhUsers(_ descriptor: Int32, _ wanted: inout flock) -> Bool {
         guard fcntl(descriptor, F_GETLK, &wanted) == 0, wanted.l_type != Int16(F_UNLCK) else { return false }
-        guard wanted.l_pid > 0, let name = try? String(contentsOfFile: "/proc/\(wanted.l_pid)/comm", encoding: .utf8)
+        let process = "/proc/\(wanted.l_pid)/"
+        let name = try? String(contentsOfFile: process + "comm", encoding: .utf8)
+        guard wanted.l_pid > 0, name?.trimmingCharacters(in: .newlines) != "gh-users",
+            let executable = FileDescriptorIO.readLink(process + "exe")
         else { return true }
-        return name.trimmingCharacters(in: .newlines) == "gh-users"
+        return executable == FileDescriptorIO.readLink("/proc/self/exe")
     }
 
     /// One read descriptor of stdout's regular file, opened once and never closed: closing any descriptor of a
