@@ -29,11 +29,8 @@ enum OutputLock {
         var lock = flock()
         lock.l_type = Int16(F_RDLCK)
         lock.l_whence = Int16(SEEK_SET)
-        guard let reader = stdoutReader.descriptor else {
-            var written = stat()
-            guard fstat(STDOUT_FILENO, &written) == 0, written.st_mode & S_IFMT == S_IFREG else { return true }
-            return !heldByGhUsers(STDOUT_FILENO, &lock)
-        }
+        guard stdoutReader.isRegularFile else { return true }
+        guard let reader = stdoutReader.descriptor else { return !heldByGhUsers(STDOUT_FILENO, &lock) }
         guard fcntl(reader, F_SETLK, &lock) != 0 else { return true }
         return (errno != EACCES && errno != EAGAIN) || !heldByGhUsers(reader, &lock)
     }
@@ -59,13 +56,16 @@ enum OutputLock {
     static let stdoutReader = StdoutReader()
 
     final class StdoutReader: Sendable {
+        /// Whether stdout is a regular file at all: no other is shared or read.
+        let isRegularFile: Bool
         let descriptor: Int32?
         let device: UInt64
         let inode: UInt64
 
         fileprivate init() {
             var written = stat()
-            guard fstat(STDOUT_FILENO, &written) == 0, written.st_mode & S_IFMT == S_IFREG else {
+            isRegularFile = fstat(STDOUT_FILENO, &written) == 0 && written.st_mode & S_IFMT == S_IFREG
+            guard isRegularFile else {
                 (descriptor, device, inode) = (nil, 0, 0)
                 return
             }
