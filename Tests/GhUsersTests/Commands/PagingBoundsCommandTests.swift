@@ -210,6 +210,14 @@ struct SplitIncompleteCommandTests {
         }
     }
 
+    /// `script` over `created` and five more accounts (101 to 105) made in one second, 2015-01-01T00:10:30Z, of
+    /// which GitHub finds 101 to 103 before its search times out, in any range that holds them.
+    fileprivate static func withATimedOutSecond(_ created: [Int: Int64]) -> ScriptedAnswers {
+        var created = created
+        for id in 101...105 { created[id] = newYear2015 + 630 }
+        return script(created) { all in all.contains(104) ? all.filter { $0 != 104 && $0 != 105 } : nil }
+    }
+
     /// The `created:FIRST..LAST` of a split search's q, in Unix seconds, both ends included: a date is its whole
     /// UTC day.
     static func createdRange(_ q: String) -> ClosedRange<Int64> {
@@ -244,12 +252,8 @@ struct SplitIncompleteCommandTests {
     /// cannot be. Its three are written with everyone else, the second is named, and the status is 1. Before:
     /// the whole was paged, 53 accounts, exit 0.
     @Test func anIncompleteSecondIsWrittenNamedAndStatusOne() async throws {
-        let crowded = Self.newYear2015 + 630
-        var created = Dictionary(uniqueKeysWithValues: (1...50).map { ($0, Self.newYear2015 + Int64($0) * 60) })
-        for id in 101...105 { created[id] = crowded }
-        let github = Self.script(created) { all in
-            all.contains(104) ? all.filter { $0 != 104 && $0 != 105 } : nil
-        }
+        let created = Dictionary(uniqueKeysWithValues: (1...50).map { ($0, Self.newYear2015 + Int64($0) * 60) })
+        let github = Self.withATimedOutSecond(created)
         let result = await github.run(["search", "type:user", "--split", "--all", "--format", "ndjson"])
         #expect(result.status == 1, "\(result.err)")
         let written = ids(result.out)
@@ -279,6 +283,26 @@ struct SplitIncompleteCommandTests {
             result.err.contains("timed out before it finished (incomplete_results) on a later page: some of its "),
             "\(result.err)")
         #expect(result.err.hasSuffix("run the search again later, to a new file.\n"), "\(result.err)")
+    }
+
+    /// One second holds 1,005 accounts (counted in full, over the cap) and another five, of which GitHub finds
+    /// three: two pieces read in part, for two reasons, and the closing error says both. Before: "1 piece", and
+    /// only the time-out.
+    @Test func aSecondOverTheCapAndOneTimedOutAreBothSaid() async throws {
+        let full = Self.newYear2015 + 60
+        let created = Dictionary(uniqueKeysWithValues: (1_001...2_005).map { ($0, full) })
+        let result = await Self.withATimedOutSecond(created).run(
+            ["search", "type:user", "--split", "--all", "--format", "ndjson"])
+        #expect(result.status == 1, "\(result.err)")
+        let written = ids(result.out)
+        #expect(written.count == Set(written).count)
+        #expect(Set([101, 102, 103]).isSubset(of: written) && !written.contains(104))
+        #expect(result.err.contains(" holds 1005 results in one second"), "\(result.err)")
+        #expect(
+            result.err.hasSuffix(
+                "gh-users: --split could not read 2 pieces in full (named above): no created: range can cut one "
+                    + "second, so accounts past its first 1,000 are missing; GitHub's search timed out, so some "
+                    + "accounts may be missing; run the search again later, to a new file.\n"), "\(result.err)")
     }
 }
 

@@ -205,6 +205,8 @@ final class SplitUserSearch: PageSource, @unchecked Sendable {
     private var incompleteNotes: [String] = []
     /// The piece last named incomplete, so a piece is named once however many of its pages are.
     private var lastIncomplete: CreatedRange?
+    /// Each piece read only in part, once, whatever the reasons: a second over the cap can also time out.
+    private var partPieces: [CreatedRange] = []
 
     init(github: any ResourceRepository, query: UserSearchQuery, perPage: Int, now: Date) {
         self.github = github.waitingOutPerMinuteLimits()
@@ -242,6 +244,7 @@ final class SplitUserSearch: PageSource, @unchecked Sendable {
                     queries += 1
                     return nil
                 case .overCap:
+                    notePart(range)
                     overCapNotes.append(
                         "gh-users: \(range) holds \(total) results in one second, more than GitHub's "
                             + "\(UserSearchQuery.maximumResults); only the first \(UserSearchQuery.maximumResults) "
@@ -278,20 +281,26 @@ final class SplitUserSearch: PageSource, @unchecked Sendable {
     }
 
     /// The run's failure when a piece was read only in part (GitHub's search timed out on it, or one second held
-    /// more than the cap; named in the notes): the list is written as far as it was found, and the run ends with
-    /// status 1. Nil when none was.
+    /// more than the cap; named in the notes), saying each reason met: the list is written as far as it was found,
+    /// and the run ends with status 1. Nil when none was.
     func partFailure() -> DomainError? {
-        let (count, overCap) = withLock { (incompleteNotes.count, overCapNotes.count) }
-        if count == 0, overCap > 0 {
-            return .refused(
-                "--split could not read \(Counted.text(overCap, "piece", plural: "pieces")) in full (named above): "
-                    + "no created: range can cut one second, so accounts past its first 1,000 are missing.")
+        let (pieces, timedOut, overCap) = withLock {
+            (partPieces.count, !incompleteNotes.isEmpty, !overCapNotes.isEmpty)
         }
-        guard count > 0 else { return nil }
+        guard pieces > 0 else { return nil }
+        var reasons: [String] = []
+        if overCap {
+            reasons.append(
+                "no created: range can cut one second, so accounts past its first 1,000 are missing")
+        }
+        if timedOut {
+            reasons.append(
+                "GitHub's search timed out, so some accounts may be missing; run the search again later, to a "
+                    + "new file")
+        }
         return .refused(
-            "--split could not read \(Counted.text(count, "piece", plural: "pieces")) in full (named above): "
-                + "GitHub's search timed out, so some accounts may be missing; run the search again later, to a "
-                + "new file.")
+            "--split could not read \(Counted.text(pieces, "piece", plural: "pieces")) in full (named above): "
+                + reasons.joined(separator: "; ") + ".")
     }
 
     /// Counts the request, names the piece when GitHub said the page is incomplete (`first`: its count, where the
@@ -302,6 +311,7 @@ final class SplitUserSearch: PageSource, @unchecked Sendable {
         queries += 1
         if page.incompleteResults, lastIncomplete != piece.range {
             lastIncomplete = piece.range
+            notePart(piece.range)
             incompleteNotes.append(
                 "gh-users: GitHub's search of \(piece.range) timed out before it finished (incomplete_results)"
                     + (first
@@ -319,6 +329,11 @@ final class SplitUserSearch: PageSource, @unchecked Sendable {
             next = PageCursor(url: "(the piece after \(piece.range))")
         }
         return Page(items: page.items, next: next, incompleteResults: page.incompleteResults)
+    }
+
+    /// Counts `range` among the pieces read in part, once: its pages come one after another.
+    private func notePart(_ range: CreatedRange) {
+        if partPieces.last != range { partPieces.append(range) }
     }
 
     /// Refuses the query past the cap.
