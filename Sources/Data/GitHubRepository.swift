@@ -126,6 +126,16 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
                 throw .rateLimited(
                     resetAt: lifts, message: message, resource: DomainError.secondaryLimitOnceOnly, requestID: id)
             }
+            // A server error may come after the change was made (a gateway that lost the answer: 502, 504), and a
+            // write with a check (a PATCH, never sent twice) says so, as it does for an answer lost on the way.
+            if case .server(let status, let message, let id) = error, status >= 500, let check = action.lostAnswerCheck
+            {
+                throw .server(
+                    status: status,
+                    message: message + "; the \(action.method.rawValue) may have reached GitHub all the same: check "
+                        + "with \(check) before sending it again",
+                    requestID: id)
+            }
             throw ErrorMapping.ownResourceRefusal(error, endpoint: action.endpoint)
         }
         do {

@@ -116,7 +116,7 @@ struct WriteCoordinator {
             let outcome = await viewModel.send()
             progress.clear()
             if case .failed(let error) = outcome, viewModel.stop == nil {
-                io.writeErr(context.presenter.present(error).message)
+                io.writeErr(said(error, of: login))
             }
             if let failed = write(&writer, login, describe(outcome)) { return stopped(failed, viewModel) }
         }
@@ -144,15 +144,27 @@ struct WriteCoordinator {
     }
 
     /// The run ends because stdout failed or closed: what was sent stays sent, so say what is left, on stderr,
-    /// or with nothing left that the writes were made all the same (exit 1 alone read as "not blocked").
+    /// or with nothing left that the writes were made all the same (exit 1 alone read as "not blocked"). Accounts
+    /// left unsent are work not done, whoever stopped it: a reader that left (`| grep -q`, `| true`) is exit 1
+    /// then, not a quiet success.
     private func stopped(_ outcome: CommandOutcome, _ viewModel: WriteViewModel) -> CommandOutcome {
         let left = viewModel.unsent
         if !left.isEmpty {
             sayWhatIsLeft(viewModel, Array(left), after: "; output stopped")
+            return outcome == .outputClosed ? .setupFailed : outcome
         } else if viewModel.successes > 0 {
             io.writeErr("gh-users: \(viewModel.successes) done all the same; output stopped\n")
         }
         return outcome
+    }
+
+    /// An account's failure for stderr, naming the account and the write (`gh-users: follow bob: GitHub answered
+    /// HTTP 500…`), so that a script whose stdout went to a file can tell which line is whose. An unknown
+    /// account's message names it already.
+    private func said(_ error: DomainError, of login: Login) -> String {
+        let message = context.presenter.present(error).message
+        guard !error.isNotFound, message.hasPrefix("gh-users: ") else { return message }
+        return "gh-users: \(declaration.name) \(login.value): " + message.dropFirst("gh-users: ".count)
     }
 
     private func sayWhatIsLeft(_ viewModel: WriteViewModel, _ toFinish: [Login], after detail: String) {

@@ -108,7 +108,7 @@ final class WriteViewModel {
     /// A 404 is an unknown account, or (for some tokens) a missing scope: a look at the account tells them apart.
     private func classify(_ error: DomainError, _ login: Login) async -> Verdict {
         switch error {
-        case .notFound:
+        case .notFound(_, let requestID, _):
             do throws(DomainError) {
                 _ = try await github.user(login: login)
             } catch {
@@ -117,7 +117,8 @@ final class WriteViewModel {
             }
             return .stop(
                 .unauthorized(
-                    status: 404, message: "Not Found; " + scopeHint, problem: .scope(accepted: declaration.scope)))
+                    status: 404, message: "Not Found; " + scopeHint, problem: .scope(accepted: declaration.scope),
+                    requestID: requestID))
         case .unauthorized(let status, let message, let problem, let requestID):
             // The scope is named only when the refusal is about scopes: a 403 for another reason (a
             // fine-grained token's missing permission, an abuse block) is GitHub's words alone.

@@ -55,8 +55,9 @@ enum HelpTopics {
                 "a runtime failure: network, server error, malformed response, a partial failure in "
                     + "'show A B C' (5 when a rate limit stopped it), or --offline with an answer that is not "
                     + "cached; for 'follows', the answer no; "
-                    + "a write not confirmed at its question (nothing sent); with --state or --changes, a pipe's "
-                    + "reader that left before the end; ulimit -n leaving under 64 files free or ulimit -v under "
+                    + "a write not confirmed at its question (nothing sent), or whose pipe's reader left before "
+                    + "every account was sent; with --state or --changes, a pipe's reader that left before the end; "
+                    + "ulimit -n leaving under 64 files free or ulimit -v under "
                     + "384 MiB, --help and --version too, or no /proc to read the arguments from (nothing done)"
             ),
             (

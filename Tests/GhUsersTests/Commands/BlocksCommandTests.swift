@@ -17,7 +17,7 @@ struct BlocksCommandTests {
                     body: "error-422-validation")
             ],
             status: 1, out: "octocat\tblock\tfailed: GitHub answered HTTP 422: Validation Failed\n",
-            err: "gh-users: GitHub answered HTTP 422: Validation Failed\nrequest id: CF25:41C0:C9E976\n"),
+            err: "gh-users: block octocat: GitHub answered HTTP 422: Validation Failed\nrequest id: CF25:41C0:C9E976\n"),
         AnsweredCase(
             "unblock --dry-run Yamada-Taro --format tsv", status: 0,
             out: "Yamada-Taro\tunblock\tdry run\tDELETE\thttps://api.github.com/user/blocks/Yamada-Taro\t\n"),

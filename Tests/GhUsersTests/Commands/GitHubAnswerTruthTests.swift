@@ -189,6 +189,20 @@ struct SmallerTruthsTests {
         #expect(run.out == "octocat\n")
     }
 
+    /// A gateway's error may come after the change was made, and a PATCH is never sent twice: the failure says to
+    /// check, as a lost answer's does. Before: "GitHub answered HTTP 502: Bad Gateway" alone.
+    @Test(arguments: [502, 504])
+    func aGatewayErrorToAnEditSaysToCheckWithMe(status: Int) async {
+        let harness = CommandHarness.signedIn()
+        harness.expect("PATCH /user", status: status)
+        let run = await harness.run(["me", "edit", "--bio", "x"])
+        #expect(run.status == 1, "\(run.err)")
+        #expect(
+            run.err.contains(
+                "; the PATCH may have reached GitHub all the same: check with gh-users me before sending it again"),
+            "\(run.err)")
+    }
+
     /// A PATCH sent and its answer lost may have changed the profile. Before: the network error alone.
     @Test func aLostEditAnswerSaysToCheckWithMe() async {
         let harness = CommandHarness.signedIn()
