@@ -26,13 +26,19 @@ package struct CacheSettings: Sendable {
     package static let disabled = CacheSettings(store: nil, mode: .disabled)
 }
 
-/// GETs through the cache. Every request with a cached entry is revalidated (`If-None-Match`, and
-/// `If-Modified-Since` where there is a `Last-Modified`), so answers are never stale, and a 304, which costs
+/// GETs through the cache. Every request with a cached entry is revalidated (`If-None-Match`, or
+/// `If-Modified-Since` where there is only a `Last-Modified`), so answers are never stale, and a 304, which costs
 /// no rate limit, is answered with the cached body, the stored headers that describe it, and the 304's own
 /// headers over them (a new `Link`, scopes, rate limit, request id), which also update the entry. When the
 /// network cannot be reached after the client's retries, the cached copy answers, with a warning that dates it
 /// by when GitHub last confirmed it.
 struct ConditionalFetcher: Sendable {
+    /// An entity tag without its weakness mark and surrounding blanks, for the weak comparison.
+    static func opaqueTag(_ etag: String) -> Substring {
+        let trimmed = etag.trimmingCharacters(in: .whitespaces)
+        return trimmed.hasPrefix("W/") ? trimmed.dropFirst(2) : Substring(trimmed)
+    }
+
     let client: HTTPClient
     let settings: CacheSettings
     let logger: Logger
@@ -78,8 +84,13 @@ struct ConditionalFetcher: Sendable {
         request.onHead = onHead
         if let accept { request.headers.set("Accept", accept) }
         if let entry, revalidates {
-            if let etag = entry.etag { request.headers.set("If-None-Match", etag) }
-            if let lastModified = entry.lastModified { request.headers.set("If-Modified-Since", lastModified) }
+            // With an ETag, If-None-Match alone: GitHub has answered a date's If-Modified-Since with a 304 for an
+            // answer that had changed (hub4j/github-api#669; its support advised If-None-Match, milo/github-api#24).
+            if let etag = entry.etag {
+                request.headers.set("If-None-Match", etag)
+            } else if let lastModified = entry.lastModified {
+                request.headers.set("If-Modified-Since", lastModified)
+            }
         }
         let answer: HTTPResponse
         do {
@@ -101,9 +112,10 @@ struct ConditionalFetcher: Sendable {
                 cachedCopy: entry != nil || hasCopyDespiteNoCache(key: variant, cacheable: cacheable))
         }
         if answer.status == 304, revalidates, let entry, let store {
-            // A strong validator that is not the stored one names another representation (RFC 9111 §4.3.4): the
-            // stored body is not the one the 304 confirms, so the request is asked again without validators, once.
-            if let etag = answer.headers["ETag"], !etag.hasPrefix("W/"), etag != entry.etag {
+            // A validator that is not the stored one, compared weakly (RFC 9110 §8.8.3.2: `W/` aside), names
+            // another representation (RFC 9111 §4.3.4), and GitHub's ETags are weak: the stored body is not the
+            // one the 304 confirms, so the request is asked again without validators, once.
+            if let etag = answer.headers["ETag"], Self.opaqueTag(etag) != entry.etag.map(Self.opaqueTag) {
                 logger.info("\(HTTPClient.traceText(endpoint)): a 304 for another ETag; asked again without one")
                 return try await get(
                     url, endpoint: endpoint, cacheable: cacheable, revalidates: false, accept: accept, onHead: onHead)

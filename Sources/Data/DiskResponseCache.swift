@@ -27,7 +27,7 @@ import Networking
 /// temporary file that is renamed into place, so readers (in this process or another) see a whole entry or
 /// none; temporary files orphaned by a killed process are removed once they are old. An entry that is not whole
 /// and of this format (`decode`), or larger than the cache ever writes (`entryLimit`), is damaged: a miss, read no
-/// further. The total size is bounded; the least recently used entries go first.
+/// further. The total size is bounded; the entries least recently stored or confirmed go first.
 package final class DiskResponseCache: Sendable {
     /// Warnings reach stderr even when a caller passes no logger of its own.
     package static let standardErrorLogger = Logger(

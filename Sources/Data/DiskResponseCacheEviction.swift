@@ -7,14 +7,14 @@ import Foundation
     import Darwin
 #endif
 
-/// The size bound: the running total, least recently used entries deleted first, and temporary files orphaned
-/// by a killed process swept once they are old.
+/// The size bound: the running total, the entries least recently stored or confirmed deleted first (their
+/// files' modification time), and temporary files orphaned by a killed process swept once they are old.
 extension DiskResponseCache {
     /// A temporary file older than this belongs to no running write: a write takes milliseconds.
     static let orphanAge: TimeInterval = 5 * 60
 
-    /// Deletes least recently used entries until the cache is at 90% of its limit, so eviction is not
-    /// paid on every write.
+    /// Deletes the entries least recently stored or confirmed until the cache is at 90% of its limit, so
+    /// eviction is not paid on every write.
     func evict(_ store: Int32) {
         let scan = scan(store, sweepingOrphans: true)
         var total = scan.bytes

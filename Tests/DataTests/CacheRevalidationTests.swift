@@ -50,17 +50,60 @@ extension ConditionalFetcherTests {
         #expect(stub.unusedStubs.isEmpty)
     }
 
-    /// A 304 that sends a new validator has it stored, and the next request sends it.
-    @Test func a304sNewETagIsStoredAndSentNext() async throws {
+    /// A 304 whose ETag is the stored one in another form (weak comparison: `W/` aside) confirms the stored body,
+    /// and its form is stored and sent next.
+    @Test func a304sETagInAnotherFormIsStoredAndSentNext() async throws {
+        let (cache, stub) = cacheAndFirstAnswer()
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        stub.stub(Self.firstURL, status: 304, headers: [("ETag", #""v1""#)], body: "")
+        stub.stub(Self.firstURL, status: 304, body: "")
+        for _ in 0..<3 {
+            #expect(try await firstPage(repository(stub, cache: cache)).items.map(\.login) == ["a", "b"])
+        }
+        try #require(stub.received.count == 3)
+        #expect(stub.received[1].headers["If-None-Match"] == "W/\"v1\"")
+        #expect(stub.received[2].headers["If-None-Match"] == #""v1""#)
+        #expect(stub.unusedStubs.isEmpty)
+    }
+
+    /// A 304 with another weak ETag than the one sent (a server that answered a date, say, where the answer had
+    /// changed) confirms another representation (RFC 9111 §4.3.4): asked again without validators, once, and its
+    /// 200 stored. Before: the stale body was answered, and the new ETag stored beside it, so every later 304
+    /// kept it for good (helper-223).
+    @Test func a304ForAnotherWeakETagIsAskedAgainWithoutValidators() async throws {
         let (cache, stub) = cacheAndFirstAnswer()
         defer { try? FileManager.default.removeItem(at: cache.directory) }
         stub.stub(Self.firstURL, status: 304, headers: [("ETag", "W/\"v2\"")], body: "")
-        stub.stub(Self.firstURL, status: 304, body: "")
-        for _ in 0..<3 { _ = try await firstPage(repository(stub, cache: cache)) }
+        stub.stub(Self.firstURL, headers: [("ETag", "W/\"v2\"")], body: #"[{"login":"c","id":3}]"#)
+        _ = try await firstPage(repository(stub, cache: cache))
+        #expect(try await firstPage(repository(stub, cache: cache)).items.map(\.login) == ["c"])
+        try #require(stub.received.count == 3)
         #expect(stub.received[1].headers["If-None-Match"] == "W/\"v1\"")
-        #expect(stub.received[2].headers["If-None-Match"] == "W/\"v2\"")
+        #expect(stub.received[2].headers["If-None-Match"] == nil)
         #expect(
-            cache.read(key: DiskResponseCache.key(url: Self.firstURL, token: nil))?.body == Data(Self.firstPage.utf8))
+            cache.read(key: DiskResponseCache.key(url: Self.firstURL, token: nil))?.body
+                == Data(#"[{"login":"c","id":3}]"#.utf8))
+        #expect(stub.unusedStubs.isEmpty)
+    }
+
+    /// With an ETag stored, `If-None-Match` alone: GitHub has answered `If-Modified-Since` with a 304 for an answer
+    /// that had changed (hub4j/github-api#669). A date alone is still sent where there is no ETag
+    /// (`ResponseCacheTests.sendsIfModifiedSinceWhenThereIsALastModified`).
+    @Test func anETagIsSentWithoutTheDate() async throws {
+        let cache = DiskResponseCache(
+            directory: FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-304-\(UUID())"),
+            limitBytes: 1_000_000)
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        let stub = StubTransport()
+        stub.stub(
+            Self.firstURL, headers: [("ETag", "W/\"v1\""), ("Last-Modified", "Mon, 14 Jan 2008 04:33:35 GMT")],
+            body: Self.firstPage)
+        stub.stub(Self.firstURL, status: 304, headers: [("ETag", "W/\"v1\"")], body: "")
+        _ = try await firstPage(repository(stub, cache: cache))
+        #expect(try await firstPage(repository(stub, cache: cache)).items.map(\.login) == ["a", "b"])
+        try #require(stub.received.count == 2)
+        #expect(stub.received[1].headers["If-None-Match"] == "W/\"v1\"")
+        #expect(stub.received[1].headers["If-Modified-Since"] == nil)
     }
 
     /// The network-down warning dates the copy by its last 304, not by its download; the 304 that changes no

@@ -29,7 +29,8 @@ struct CacheCommand: LocalCommand, NestingCommand {
             how many; with --json, or --format ndjson, csv or tsv, stdout gets path, removed_entries and
             removed_bytes), and repairs a store of yours whose CACHEDIR.TAG is
             missing, damaged or of another gh-users version. The size is bounded by GH_USERS_CACHE_SIZE
-            (default 100MB); the least recently used entries go first.
+            (default 100MB); the entries GitHub least recently sent or confirmed go first (a read under
+            --offline asks nothing, so it does not count).
             """,
         arguments: [],
         options: [],
