@@ -243,6 +243,16 @@ enum ErrorMapping {
             + "\(named.joined(separator: "; ").prefix(200)))"
     }
 
+    /// Whether the answer shows the token holding a scope the endpoint accepts: GitHub names both on a classic
+    /// token's answers, its 404s too (github3.py's `GitHub_is_blocking` cassette, 2021: `X-OAuth-Scopes: admin:org,
+    /// repo, user` and `X-Accepted-OAuth-Scopes: user` on a 404 for an account not blocked). False where either
+    /// is missing (a fine-grained token's answers name no scopes).
+    static func tokenHoldsAcceptedScope(_ response: HTTPResponse) -> Bool {
+        let accepted = scopeList(response.headers["x-accepted-oauth-scopes"])
+        guard !accepted.isEmpty, let granted = response.headers["x-oauth-scopes"].map(scopeList) else { return false }
+        return !Set(accepted).isDisjoint(with: granted)
+    }
+
     /// Whether a 403 is about the token's scopes or single sign-on. Only then does the message talk of scopes:
     /// most 403s are not (no User-Agent, an abuse block, "Resource not accessible by …").
     static func accessProblem(_ response: HTTPResponse, message: String) -> AccessProblem {

@@ -116,6 +116,14 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
         if response.status == 404, let page = ResponseDecoder.webPage(response, endpoint: describe(action)) {
             throw page.answered(requestID: ErrorMapping.requestID(response))
         }
+        // A 404 to a token that holds a scope the write accepts is no scope refusal, which a write's 404 is
+        // otherwise read as (GitHub hides what a token may not reach behind 404): it is about the account.
+        if response.status == 404, ErrorMapping.tokenHoldsAcceptedScope(response) {
+            throw .server(
+                status: 404,
+                message: "Not Found, though the token has a scope GitHub accepts for the \(action.method.rawValue)",
+                requestID: ErrorMapping.requestID(response))
+        }
         if let error = ErrorMapping.domainError(
             for: response, resource: action.missing, method: action.method.rawValue)
         {

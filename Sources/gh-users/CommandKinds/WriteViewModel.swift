@@ -15,8 +15,9 @@ struct WriteClock: Sendable {
 ///
 /// Each write is `GitHubEndpoints.action(row, on: login)` sent by `GitHubRepository.perform`, past the cache.
 /// The spacing counts from the end of the previous write and waits on the injected `WriteClock`. A 404 for an
-/// account that exists, or a 403, means the token lacks the row's scope: that, a spent rate limit or an
-/// interrupt stops the run, and the coordinator prints the command that finishes the job.
+/// account that exists (unless the answer showed the token holding the scope), or a 403, means the token lacks
+/// the row's scope: that, a spent rate limit or an interrupt stops the run, and the coordinator prints the command
+/// that finishes the job.
 final class WriteViewModel {
     /// GitHub asks integrators to leave at least a second between writes.
     static let spacing: Duration = .seconds(1)
@@ -106,15 +107,18 @@ final class WriteViewModel {
     }
 
     /// A 404 is an unknown account, or (for some tokens) a missing scope: a look at the account tells them apart.
+    /// Where the answer showed the token holding the scope (`.server(404…)`, from Data), an account that exists
+    /// failed alone (unblocking one not blocked, say), and the run goes on.
     private func classify(_ error: DomainError, _ login: Login) async -> Verdict {
         switch error {
-        case .notFound(_, let requestID, _):
+        case .server(404, _, _), .notFound:
             do throws(DomainError) {
                 _ = try await github.user(login: login)
             } catch {
                 if case .notFound = error { return .skip(error) }
                 return .stop(error)
             }
+            guard case .notFound(_, let requestID, _) = error else { return .skip(error) }
             return .stop(
                 .unauthorized(
                     status: 404, message: "Not Found; " + scopeHint, problem: .scope(accepted: declaration.scope),

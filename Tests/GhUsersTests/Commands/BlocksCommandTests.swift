@@ -33,4 +33,29 @@ struct BlocksCommandTests {
     func eachCommandKeepsTheKindsPromises(_ example: AnsweredCase) async {
         await example.run()
     }
+
+    /// GitHub's 404 to a token that holds the scope names both (github3.py's `GitHub_is_blocking` cassette, 2021:
+    /// a 404 for an account not blocked, with `X-OAuth-Scopes: admin:org, repo, user` and
+    /// `X-Accepted-OAuth-Scopes: user`): no scope refusal, so that account fails alone and the run goes on; an
+    /// unknown account is still one. Before: "refused: the token lacks the user scope", exit 4, the rest not sent.
+    @Test func aFourOhFourToATokenWithTheScopeFailsThatAccountAlone() async {
+        let harness = CommandHarness.signedIn()
+        let scopes = [("X-OAuth-Scopes", "admin:org, repo, user"), ("X-Accepted-OAuth-Scopes", "user")]
+        harness.expect("DELETE /user/blocks/octocat", status: 204)
+        harness.expect(
+            "DELETE /user/blocks/Yamada-Taro", status: 404, headers: scopes + [CommandHarness.requestID],
+            body: "error-404")
+        harness.expect("GET /users/Yamada-Taro", status: 200, body: "users-get-by-username")
+        harness.expect("DELETE /user/blocks/ghost", status: 404, headers: scopes, body: "error-404")
+        harness.expect("GET /users/ghost", status: 404, body: "error-404")
+        let run = await harness.run(["unblock", "--yes", "octocat", "Yamada-Taro", "ghost", "--format", "tsv"])
+        #expect(run.status == 1, "\(run.err)")
+        #expect(
+            run.out
+                == "octocat\tunblock\tunblocked\n"
+                + "Yamada-Taro\tunblock\tfailed: GitHub answered HTTP 404: Not Found, though the token has a scope "
+                + "GitHub accepts for the DELETE\nghost\tunblock\tno such account\n")
+        #expect(run.err.contains("gh-users: unblock Yamada-Taro: GitHub answered HTTP 404: "), "\(run.err)")
+        #expect(run.err.contains("request id: CF25:41C0:C9E976\n"), "\(run.err)")
+    }
 }
