@@ -822,20 +822,27 @@ struct FollowerChangesRunTests {
         }
         #expect(await run(graph(following: [1, 2], counted: 2), arguments).0 == 0)
         let before = try folder.bytes("m.json")
-        // The list the set streams past (whom me follows), or the one it writes (me's followers), empty.
-        for (followers, following, said) in [
+        // The list the set streams past (whom me follows), or the one it writes (me's followers), empty; or the
+        // one it streams past cut short, 1 of the 3 its profile counts (before: the set {1}, "removed 2", exit 0).
+        for (followers, following, counted, said) in [
             (
-                [Int64(1), 2], [Int64](),
+                [Int64(1), 2], [Int64](), 2,
                 "me's following came back empty while the profile counts 2, so the set was not "
                     + "worked out: GitHub answers an empty list for one the token may not see"
             ),
             (
-                [], [1, 2],
-                "me's followers came back empty while its profile counts 2, so the list was not compared: "
-                    + "GitHub answers an empty list for one the token can no longer see"
+                [], [1, 2], 2,
+                "me's followers came back with 0 accounts while its profile counts 2, so the list was not "
+                    + "compared: GitHub answered only part of it; run again later"
+            ),
+            (
+                [1, 2], [1], 3,
+                "me's following came back with 1 account while its profile counts 3, so the list was not "
+                    + "compared: GitHub answered only part of it; run again later"
             ),
         ] {
-            let (status, out, err) = await run(graph(followers: followers, following: following, counted: 2), arguments)
+            let (status, out, err) = await run(
+                graph(followers: followers, following: following, counted: counted), arguments)
             #expect(status == 1)
             #expect(out.isEmpty)
             #expect(err == "gh-users: \(said)\ngh-users: the snapshot file '\(folder("m.json"))' was left as it was.\n")

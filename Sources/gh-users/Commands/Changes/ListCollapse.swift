@@ -1,6 +1,7 @@
 /// The one rule by which every `--changes` run refuses a whole list that cannot be the list as it is: one that
 /// came back with fewer than half the people GitHub counts for it elsewhere (a profile's `followers`, a
-/// repository's `forks_count`), or empty where the snapshot holds people. GitHub answers so for what the token
+/// repository's `forks_count`), or, where GitHub gives no count, with fewer than half the people the snapshot
+/// holds, or empty where the snapshot holds people. GitHub answers so for what the token
 /// may no longer see, or for part of a list, with a 200 (or contributors' 204) and nothing to tell it from the
 /// truth: recorded, it would report everyone as removed now and as added on the next run. The run is refused
 /// (exit 1), FILE left as it was, and the message says both numbers.
@@ -20,6 +21,9 @@ struct ListCollapse {
     /// list: the 2FA filters are for owners alone (GitHub's 422 to anyone else).
     var refusedUnlessSeen = false
 
+    /// The accounts a `--changes` run asks for a page, GitHub's most: the least a cut list lacks.
+    static let page = 100
+
     /// Why the list is not compared, or nil for a list to compare. People do leave: a list at half its count or
     /// more is taken as it is.
     var refusal: String? {
@@ -27,6 +31,17 @@ struct ListCollapse {
             return
                 "\(list) came back with \(Counted.text(read, plural: noun)) while \(by) counts \(count), so the list "
                 + "was not compared: GitHub answered only part of it; run again later"
+        }
+        // Without a count, the snapshot is the only measure: a list cut short (a page that ends it early) would
+        // otherwise be recorded, everyone past the cut reported as gone now and as come back on the next run. A cut
+        // is of whole pages, so a list short of less than one (`page`) is taken as it is: two of three may go.
+        if counted == nil, read > 0, let recorded, recorded - read >= Self.page,
+            read.multipliedReportingOverflow(by: 2).partialValue < recorded, !refusedUnlessSeen
+        {
+            return "\(list) came back with \(Counted.text(read, plural: noun)) while the snapshot holds \(recorded), "
+                + "so the list was not compared: GitHub answers part of a list at times; run again later. If more "
+                + "than half did go, the snapshot file holds who was there: keep a copy of it, then remove it to start "
+                + "again"
         }
         if read == 0, let recorded, recorded > 0, !refusedUnlessSeen {
             return "\(list) came back empty while the snapshot holds \(Counted.text(recorded, plural: noun)), so the "

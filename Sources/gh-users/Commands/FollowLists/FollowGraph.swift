@@ -225,14 +225,16 @@ final class FollowGraphState: @unchecked Sendable {
         lock.withLock { listedCounts[relation, default: 0] += count }
     }
 
-    /// A list that came back empty while the profile counts people in it, with that count: GitHub answers an
-    /// empty list for one the token may not see, and a set worked out from it would be no set at all. A set
-    /// that is empty because of what the lists hold is no such case.
-    func emptyList(_ counts: FollowGraph.Counts) -> (relation: UserRelation, count: Int)? {
+    /// A list that came back with fewer than half the people its profile counts (empty, or cut short), with both
+    /// numbers: GitHub answers an empty list for one the token may not see, and part of a list at times, and a
+    /// set worked out from it would be no set at all. A set that is small because of what the lists hold is no
+    /// such case.
+    func shortList(_ counts: FollowGraph.Counts) -> (relation: UserRelation, read: Int, count: Int)? {
         lock.withLock {
             for relation in [UserRelation.followers, .following] {
-                if let count = counts.of(relation), count > 0, listedCounts[relation, default: 0] == 0 {
-                    return (relation, count)
+                let read = listedCounts[relation, default: 0]
+                if let count = counts.of(relation), read.multipliedReportingOverflow(by: 2).partialValue < count {
+                    return (relation, read, count)
                 }
             }
             return nil

@@ -214,13 +214,14 @@ struct FollowerChangesCoordinator {
         } catch {
             return .failure(error)
         }
-        // A set worked out from a list GitHub left empty would be no set at all (an empty set is not refused: it
-        // is what is left once, say, everyone not following back was unfollowed).
-        if options.filter != nil, let (empty, count) = lists.emptyList(counts) {
-            return .failure(
-                .refused(
-                    "\(account.login)'s \(empty.rawValue) came back empty while its profile counts \(count), so the "
-                        + "list was not compared: GitHub answers an empty list for one the token can no longer see"))
+        // A set worked out from a list GitHub left empty or cut short would be no set at all (an empty set is not
+        // refused: it is what is left once, say, everyone not following back was unfollowed).
+        if options.filter != nil, let (short, read, count) = lists.shortList(counts),
+            let refusal = ListCollapse(
+                list: "\(account.login)'s \(short.rawValue)", read: read, counted: (count, "its profile")
+            ).refusal
+        {
+            return .failure(.refused(refusal))
         }
         // An interrupt after the last page still means the run was stopped: nothing is written or recorded.
         return Task.isCancelled ? .failure(.cancelled) : .success(accounts)
