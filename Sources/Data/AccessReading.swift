@@ -81,6 +81,7 @@ package struct AccessReading: Sendable {
         var viewer: Int64?
         var cursor: String?
         var asked: Set<String> = []
+        var stale = 0
         repeat {
             let login = organization.value
             let page = try await ask(GraphQLAccessQuery.members(of: login, after: cursor), summary: &summary) {
@@ -88,9 +89,12 @@ package struct AccessReading: Sendable {
                 try GraphQLAccessResponse.members(response, of: login, endpoint: endpoint)
             }
             summary.points += max(0, page.cost ?? 0)
+            let known = members.count
             for (id, member) in page.members { members[id] = member }
             viewer = viewer ?? page.viewer
             if let next = page.next, !asked.insert(next).inserted { throw AccessSchedule.cycle("the members'") }
+            stale = page.next != nil && members.count == known ? stale + 1 : 0
+            if stale >= AccessSchedule.staleLimit { throw AccessSchedule.stale("the members'", pages: stale) }
             cursor = page.next
         } while cursor != nil
         return AccessMembership(members: members, isComplete: viewer.map { members[$0] != nil } ?? false)

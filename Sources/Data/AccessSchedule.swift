@@ -35,6 +35,8 @@ struct AccessSchedule {
         var done = false
         /// The cursors its collaborators were asked after, until it is whole: one that comes back is a cycle.
         var cursors: Set<String> = []
+        /// Pages in a row that brought no one new and said there is more (`staleLimit`).
+        var stale = 0
     }
 
     /// Every repository listed, in the order GitHub listed them.
@@ -58,6 +60,8 @@ struct AccessSchedule {
     private var listingCursor: String?
     /// The cursors the listing was asked after: one that comes back is a cycle.
     private var listingCursors: Set<String> = []
+    /// Listing pages in a row that brought no repository new and said there is more (`staleLimit`).
+    private var listingStale = 0
     private var listingDone = false
     private var listingInFlight = false
     /// How many repositories the listing's first page counts (`totalCount`).
@@ -151,6 +155,9 @@ struct AccessSchedule {
             listingInFlight = false
             counted = counted ?? total
             if let next, !listingCursors.insert(next).inserted { throw Self.cycle("the repository listing's") }
+            let new = names.contains { position[$0.lowercased()] == nil }
+            listingStale = next != nil && !new ? listingStale + 1 : 0
+            if listingStale >= Self.staleLimit { throw Self.stale("the repository listing's", pages: listingStale) }
             listed(names, next: next)
             return max(0, cost ?? 0)
         case .failed(let failure):
@@ -162,8 +169,13 @@ struct AccessSchedule {
                 guard let index = position[ask.repository.lowercased()] else { continue }
                 switch answer {
                 case .page(let edges, let next):
+                    let known = slots[index].ids.count
                     for edge in edges where slots[index].ids.insert(edge.id).inserted {
                         slots[index].edges.append(edge)
+                    }
+                    slots[index].stale = next != nil && slots[index].ids.count == known ? slots[index].stale + 1 : 0
+                    if slots[index].stale >= Self.staleLimit {
+                        throw Self.stale("\(ask.repository)'s collaborators'", pages: slots[index].stale)
                     }
                     if let next {
                         guard slots[index].cursors.insert(next).inserted else {
@@ -202,6 +214,19 @@ struct AccessSchedule {
     }
 
     /// A connection whose next page was read before, as `PagedListViewModel.linkCycle` says it of a REST list.
+    /// Pages in a row that bring nothing new while saying there is more, taken for a server that will never send
+    /// anything more, as a REST list's empty pages are (`PagedListViewModel.maximumEmptyPagesInARow`): each page
+    /// costs a point of the GraphQL limit, and with --wait-on-rate-limit the run would never end.
+    static let staleLimit = 10
+
+    /// Why paging stopped after `pages` pages in a row of nothing new.
+    static func stale(_ connection: String, pages: Int) -> DomainError {
+        .malformedResponse(
+            endpoint: "POST /graphql",
+            detail: "\(pages) of \(connection) pages in a row brought no one new while saying there is more, so "
+                + "paging stopped")
+    }
+
     static func cycle(_ connection: String) -> DomainError {
         .malformedResponse(
             endpoint: "POST /graphql",

@@ -92,6 +92,10 @@ enum GraphQLAccessResponse {
             guard let node, let name = node.nameWithOwner, name.contains("/"), !name.hasSuffix("/") else {
                 throw answer.malformed("a repository without its nameWithOwner")
             }
+            // The map is of the organization's repositories: another owner's would be mapped and recorded as its.
+            guard name.lowercased().hasPrefix(login.lowercased() + "/") else {
+                throw answer.malformed("a repository of another owner in the organization's listing")
+            }
             names.append(name)
         }
         let next = try answer.nextCursor(
@@ -112,7 +116,7 @@ enum GraphQLAccessResponse {
         if let limited = errors.first(where: GraphQLProfileResponse.isTooMuchWork) {
             throw .tooLarge(limited.message ?? "Resource limits for this query exceeded.")
         }
-        let refusals = try aliased(errors, of: ["FORBIDDEN", "NOT_FOUND"], response, answer)
+        let refusals = try aliased(errors, of: ["FORBIDDEN", "NOT_FOUND"], asked: pages.count, response, answer)
         guard let data = dto.data else { throw answer.malformed("no data and no errors") }
         var answers: [AccessPageAnswer] = []
         for index in pages.indices {
@@ -152,17 +156,24 @@ enum GraphQLAccessResponse {
         return (answers, data.rateLimit?.cost)
     }
 
-    /// `errors` by the alias at the start of their path, each of one of `types`; any other error stops the run,
-    /// naming it (a refusal of the token among them first: a missing scope is about the whole query).
+    /// `errors` by the alias at the start of their path, each of one of `types` and about the repository itself
+    /// (`NOT_FOUND` at `[alias]`) or its collaborators (`FORBIDDEN` at `[alias]` or `[alias, collaborators]`), of
+    /// one of the `asked` aliases; any other error stops the run, naming it (a refusal of the token among them
+    /// first: a missing scope is about the whole query). A `NOT_FOUND` deeper in (one collaborator's) is no
+    /// repository gone: taken as one, it left the whole repository out, exit 0 (helper-226).
     private static func aliased(
-        _ errors: [GraphQLProfileResponseDTO.ErrorDTO], of types: Set<String>, _ response: HTTPResponse,
-        _ answer: GraphQLListAnswer
+        _ errors: [GraphQLProfileResponseDTO.ErrorDTO], of types: Set<String>, asked: Int,
+        _ response: HTTPResponse, _ answer: GraphQLListAnswer
     ) throws(GraphQLBatchFailure) -> [String: GraphQLProfileResponseDTO.ErrorDTO] {
+        let aliases = Set((0..<asked).map(GraphQLAccessQuery.alias))
         var aliased: [String: GraphQLProfileResponseDTO.ErrorDTO] = [:]
         var others: [GraphQLProfileResponseDTO.ErrorDTO] = []
         for error in errors {
-            let alias = error.path?.first?.text ?? ""
-            guard GraphQLAccessQuery.isAlias(alias), let type = error.type, types.contains(type) else {
+            let path = (error.path ?? []).map(\.text)
+            let alias = path.first ?? ""
+            let about =
+                path.count == 1 || (error.type == "FORBIDDEN" && path.count == 2 && path[1] == "collaborators")
+            guard aliases.contains(alias), about, let type = error.type, types.contains(type) else {
                 others.append(error)
                 continue
             }
@@ -181,7 +192,7 @@ enum GraphQLAccessResponse {
         let answer = GraphQLListAnswer(response, endpoint: endpoint)
         let (dto, errors) = try answer.decode(
             response, as: GraphQLAccessBatchDTO.self, shape: "the repositories GitHub's schema gives")
-        _ = try aliased(errors, of: ["NOT_FOUND"], response, answer)
+        _ = try aliased(errors, of: ["NOT_FOUND"], asked: repositories.count, response, answer)
         guard let data = dto.data else { throw answer.malformed("no data and no errors") }
         var names: [String?] = []
         for (index, asked) in repositories.enumerated() {

@@ -24,15 +24,17 @@ struct AccessReadingTests {
 
     private static let org = try! Login(validating: "octo-org")
 
-    private static func reading(_ stub: StubTransport, concurrency: Int = 4) -> AccessReading {
-        AccessReading(organization: org, github: stub.repository(retries: 0), concurrency: concurrency)
+    private static func reading(_ stub: StubTransport, concurrency: Int = 4, of organization: Login = org)
+        -> AccessReading
+    {
+        AccessReading(organization: organization, github: stub.repository(retries: 0), concurrency: concurrency)
     }
 
     /// The whole read: members, then the map.
     private static func read(
-        _ stub: StubTransport, concurrency: Int = 4, only: [String]? = nil
+        _ stub: StubTransport, concurrency: Int = 4, only: [String]? = nil, of organization: Login = org
     ) async throws(DomainError) -> (Collected, AccessReadSummary) {
-        let reading = reading(stub, concurrency: concurrency)
+        let reading = reading(stub, concurrency: concurrency, of: organization)
         var summary = AccessReadSummary()
         let members = try await reading.members(counting: &summary)
         var sink = Collected()
@@ -137,7 +139,8 @@ struct AccessReadingTests {
             RequestMatcher("POST /graphql"),
             body: Data(AccessBodies.repositories(["repo-permissions", "secret"], of: "pulepule").utf8))
         stub.register(RequestMatcher("POST /graphql"), body: Data(try fixture("graphql-access-batch.json").utf8))
-        let (sink, summary) = try await Self.read(stub, concurrency: 1)
+        // The recorded batch is of pulepule's repositories: the map is of that organization's.
+        let (sink, summary) = try await Self.read(stub, concurrency: 1, of: try Login(validating: "pulepule"))
         #expect(stub.problems.isEmpty, "\(stub.problems)")
         let records = sink.records
         #expect(
@@ -350,6 +353,87 @@ struct AccessReadingTests {
         #expect(stub.problems.isEmpty)
         let batch = AccessWorld.query(of: try #require(stub.received.last))
         #expect(batch.contains(#"name: "gone""#) && !batch.contains(#"name: "nope""#) && !batch.contains("moved"))
+    }
+
+    /// What GitHub's errors say of a repository is taken only where they say it of the repository (`NOT_FOUND` at
+    /// `[alias]`) or its collaborators (`FORBIDDEN`), of an alias asked. A `NOT_FOUND` at one collaborator's path,
+    /// or a `FORBIDDEN` at an alias never asked, is an error of the answer: the read stops, where before the
+    /// repository was left out as gone and the map exited 0 (helper-226; `--changes` then recorded its people
+    /// removed).
+    @Test(arguments: [
+        #"{"type":"NOT_FOUND","path":["r0","collaborators","edges",2,"node"],"message":"Not found."}"#,
+        #"{"type":"FORBIDDEN","path":["r77"],"message":"Forbidden."}"#,
+    ])
+    func anErrorAboutAnotherPathIsNoRepositoryGone(error: String) async throws {
+        let stub = StubTransport()
+        stub.register(RequestMatcher("POST /graphql"), body: Data(AccessBodies.members([]).utf8))
+        stub.register(
+            RequestMatcher("POST /graphql"), body: Data(AccessBodies.repositories(["docs"], of: "octo-org").utf8))
+        stub.register(RequestMatcher("POST /graphql"), body: Data(#"{"data":{"r0":null},"errors":[\#(error)]}"#.utf8))
+        do {
+            let (sink, summary) = try await Self.read(stub, concurrency: 1)
+            Issue.record("read \(sink.records.count) records, missing \(summary.missing)")
+        } catch {
+            // GitHub's own words, as the run's failure: a server error, or a refusal for FORBIDDEN.
+            #expect("\(error)".contains(#"message: "GraphQL: "#), "\(error)")
+        }
+    }
+
+    /// Pages that bring no one new but say there is more, each under a new cursor, stop after ten in a row, as a
+    /// REST list's empty pages do: before, the members, the listing or a repository's collaborators were asked
+    /// for without end (helper-226: 1,300 POSTs a minute, each a point of the GraphQL limit).
+    @Test(arguments: ["members", "listing", "collaborators"])
+    func pagesOfNothingNewStopAfterTen(connection: String) async throws {
+        let stub = StubTransport()
+        let me = AccessBodies.Member("pipcrispy", 1001, "ADMIN", twoFactor: true)
+        stub.answerEvery { request, index in
+            // Ends at the 40th, so that a reader without the bound ends too (and fails here) rather than hang.
+            let next = index < 40 ? "cursor-\(index)" : nil
+            let body: String
+            switch (connection, index) {
+            case ("members", _): body = AccessBodies.members(index == 0 ? [me] : [], next: next)
+            case (_, 0): body = AccessBodies.members([me])
+            case ("listing", _):
+                body = AccessBodies.repositories(index == 1 ? ["docs"] : [], of: "octo-org", next: next)
+            case (_, 1): body = AccessBodies.repositories(["docs"], of: "octo-org")
+            default:
+                let owner = AccessBodies.Collaborator(
+                    "pipcrispy", 1001, "ADMIN", [AccessBodies.Source("Organization", "octo-org", "ADMIN")])
+                let people = index == 2 ? [owner] : []
+                body = AccessBodies.batch([.collaborators(people, next: next)])
+            }
+            return HTTPResponse(status: 200, headers: HTTPHeaders(), body: Data(body.utf8), url: request.url)
+        }
+        do {
+            let (sink, _) = try await Self.read(stub, concurrency: 1)
+            Issue.record("read \(sink.records.count) records")
+        } catch {
+            #expect("\(error)".contains("10 of "), "\(error)")
+            #expect("\(error)".contains("pages in a row brought no one new while saying there is more"), "\(error)")
+        }
+        // The first page that brought someone, then ten that brought no one; and what came before.
+        let before = ["members": 0, "listing": 1, "collaborators": 2][connection] ?? 0
+        #expect(stub.received.count == before + 11)
+    }
+
+    /// The map is of the organization's repositories: another owner's in its listing is an error of the answer,
+    /// never mapped (before: asked for, mapped and recorded as the organization's).
+    @Test func anotherOwnersRepositoryInTheListingIsRefused() async throws {
+        let stub = StubTransport()
+        stub.register(RequestMatcher("POST /graphql"), body: Data(AccessBodies.members([]).utf8))
+        stub.register(
+            RequestMatcher("POST /graphql"), body: Data(AccessBodies.repositories(["secret"], of: "other-org").utf8))
+        do {
+            _ = try await Self.read(stub, concurrency: 1)
+            Issue.record("another owner's repository was read")
+        } catch {
+            guard case .malformedResponse(_, let detail, _) = error else {
+                Issue.record("\(error)")
+                return
+            }
+            #expect(detail == "a repository of another owner in the organization's listing")
+        }
+        #expect(stub.received.count == 2)
     }
 
     /// No such organization is not found (exit 3), said without a flag.
