@@ -198,13 +198,11 @@ struct AccessSchedule {
         case .refused(let asks, let failure):
             guard case .tooLarge(let reason) = failure else { throw Self.stopping(failure, pages: asks.count) }
             switch sizing.refused(count: asks.count) {
-            case .retry:
+            case .retry, .single:
+                // A page of one is asked again too (a passing 502 or 504 ended the map at once before): REST has
+                // no permission sources to read it from instead, and refusals in a row still stop the run.
                 pending = asks + pending
                 return 0
-            case .single:
-                throw .refused(
-                    "GitHub's GraphQL API refused even one page of \(asks.first?.repository ?? "a repository")'s "
-                        + "collaborators as too large: \(reason)")
             case .stop(let refusals):
                 throw .refused(
                     "GitHub's GraphQL API refused \(refusals) batches of collaborator pages in a row, the last of "

@@ -416,6 +416,26 @@ struct AccessReadingTests {
         #expect(stub.received.count == before + 11)
     }
 
+    /// A batch of one page refused once (a passing 502) is asked again, as larger batches are: before, the map
+    /// ended at once with "refused even one page … as too large" (helper-226).
+    @Test func aPageOfOneRefusedOnceIsAskedAgain() async throws {
+        let stub = StubTransport()
+        let owner = AccessBodies.Collaborator(
+            "pipcrispy", 1001, "ADMIN", [AccessBodies.Source("Organization", "octo-org", "ADMIN")])
+        stub.register(
+            RequestMatcher("POST /graphql"),
+            body: Data(AccessBodies.members([AccessBodies.Member("pipcrispy", 1001, "ADMIN", twoFactor: true)]).utf8))
+        stub.register(
+            RequestMatcher("POST /graphql"), body: Data(AccessBodies.repositories(["docs"], of: "octo-org").utf8))
+        stub.register(RequestMatcher("POST /graphql"), status: 502, body: Data(#"{"message":"Bad Gateway"}"#.utf8))
+        stub.register(
+            RequestMatcher("POST /graphql"), body: Data(AccessBodies.batch([.collaborators([owner], next: nil)]).utf8))
+        let (sink, summary) = try await Self.read(stub, concurrency: 1)
+        #expect(sink.records.map(\.login) == ["pipcrispy"])
+        #expect(summary.requests == 4)
+        #expect(stub.unusedStubs.isEmpty && stub.problems.isEmpty)
+    }
+
     /// The map is of the organization's repositories: another owner's in its listing is an error of the answer,
     /// never mapped (before: asked for, mapped and recorded as the organization's).
     @Test func anotherOwnersRepositoryInTheListingIsRefused() async throws {
