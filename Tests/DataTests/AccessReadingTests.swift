@@ -436,6 +436,32 @@ struct AccessReadingTests {
         #expect(stub.unusedStubs.isEmpty && stub.problems.isEmpty)
     }
 
+    /// A GraphQL answer behind a byte-order mark, or in UTF-16, is not GitHub's: malformed (NETWORK.md), where
+    /// Foundation's decoder took it and the read went on (helper-226).
+    @Test(arguments: [[UInt8]([0xEF, 0xBB, 0xBF]), [0xFF, 0xFE]])
+    func aGraphQLAnswerBehindAByteOrderMarkIsMalformed(mark: [UInt8]) async throws {
+        let members = AccessBodies.members([AccessBodies.Member("pipcrispy", 1001, "ADMIN", twoFactor: true)])
+        let body =
+            mark.count == 2
+            ? mark + Array(members.utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+            : mark + Array(members.utf8)
+        let stub = StubTransport()
+        stub.register(RequestMatcher("POST /graphql"), body: Data(body))
+        #expect(await Self.malformedDetail(stub) == "the body is not valid JSON: expected '{' at its start")
+    }
+
+    /// What the read's failure says of a malformed answer; nil (and an issue) when it read, or failed otherwise.
+    private static func malformedDetail(_ stub: StubTransport) async -> String? {
+        do {
+            _ = try await read(stub, concurrency: 1)
+            Issue.record("the answer was read")
+        } catch {
+            if case .malformedResponse(_, let detail, _) = error { return detail }
+            Issue.record("\(error)")
+        }
+        return nil
+    }
+
     /// The map is of the organization's repositories: another owner's in its listing is an error of the answer,
     /// never mapped (before: asked for, mapped and recorded as the organization's).
     @Test func anotherOwnersRepositoryInTheListingIsRefused() async throws {
@@ -443,16 +469,7 @@ struct AccessReadingTests {
         stub.register(RequestMatcher("POST /graphql"), body: Data(AccessBodies.members([]).utf8))
         stub.register(
             RequestMatcher("POST /graphql"), body: Data(AccessBodies.repositories(["secret"], of: "other-org").utf8))
-        do {
-            _ = try await Self.read(stub, concurrency: 1)
-            Issue.record("another owner's repository was read")
-        } catch {
-            guard case .malformedResponse(_, let detail, _) = error else {
-                Issue.record("\(error)")
-                return
-            }
-            #expect(detail == "a repository of another owner in the organization's listing")
-        }
+        #expect(await Self.malformedDetail(stub) == "a repository of another owner in the organization's listing")
         #expect(stub.received.count == 2)
     }
 
