@@ -93,8 +93,8 @@ package struct AccessReading: Sendable {
             for (id, member) in page.members { members[id] = member }
             viewer = viewer ?? page.viewer
             if let next = page.next, !asked.insert(next).inserted { throw AccessSchedule.cycle("the members'") }
-            stale = page.next != nil && members.count == known ? stale + 1 : 0
-            if stale >= AccessSchedule.staleLimit { throw AccessSchedule.stale("the members'", pages: stale) }
+            stale = try AccessSchedule.stale(
+                after: stale, more: page.next != nil, new: members.count > known, of: "the members'")
             cursor = page.next
         } while cursor != nil
         return AccessMembership(members: members, isComplete: viewer.map { members[$0] != nil } ?? false)

@@ -155,9 +155,9 @@ struct AccessSchedule {
             listingInFlight = false
             counted = counted ?? total
             if let next, !listingCursors.insert(next).inserted { throw Self.cycle("the repository listing's") }
-            let new = names.contains { position[$0.lowercased()] == nil }
-            listingStale = next != nil && !new ? listingStale + 1 : 0
-            if listingStale >= Self.staleLimit { throw Self.stale("the repository listing's", pages: listingStale) }
+            listingStale = try Self.stale(
+                after: listingStale, more: next != nil, new: names.contains { position[$0.lowercased()] == nil },
+                of: "the repository listing's")
             listed(names, next: next)
             return max(0, cost ?? 0)
         case .failed(let failure):
@@ -173,10 +173,9 @@ struct AccessSchedule {
                     for edge in edges where slots[index].ids.insert(edge.id).inserted {
                         slots[index].edges.append(edge)
                     }
-                    slots[index].stale = next != nil && slots[index].ids.count == known ? slots[index].stale + 1 : 0
-                    if slots[index].stale >= Self.staleLimit {
-                        throw Self.stale("\(ask.repository)'s collaborators'", pages: slots[index].stale)
-                    }
+                    slots[index].stale = try Self.stale(
+                        after: slots[index].stale, more: next != nil, new: slots[index].ids.count > known,
+                        of: "\(ask.repository)'s collaborators'")
                     if let next {
                         guard slots[index].cursors.insert(next).inserted else {
                             throw Self.cycle("\(ask.repository)'s collaborators'")
@@ -211,20 +210,23 @@ struct AccessSchedule {
         }
     }
 
-    /// A connection whose next page was read before, as `PagedListViewModel.linkCycle` says it of a REST list.
     /// Pages in a row that bring nothing new while saying there is more, taken for a server that will never send
     /// anything more, as a REST list's empty pages are (`PagedListViewModel.maximumEmptyPagesInARow`): each page
     /// costs a point of the GraphQL limit, and with --wait-on-rate-limit the run would never end.
     static let staleLimit = 10
 
-    /// Why paging stopped after `pages` pages in a row of nothing new.
-    static func stale(_ connection: String, pages: Int) -> DomainError {
-        .malformedResponse(
+    /// The count of such pages in a row once a page of `connection` is read (`more`: it says there is more;
+    /// `new`: it brought someone new), or the failure that stops paging at `staleLimit`.
+    static func stale(after count: Int, more: Bool, new: Bool, of connection: String) throws(DomainError) -> Int {
+        let count = more && !new ? count + 1 : 0
+        guard count >= staleLimit else { return count }
+        throw .malformedResponse(
             endpoint: "POST /graphql",
-            detail: "\(pages) of \(connection) pages in a row brought no one new while saying there is more, so "
+            detail: "\(count) of \(connection) pages in a row brought no one new while saying there is more, so "
                 + "paging stopped")
     }
 
+    /// A connection whose next page was read before, as `PagedListViewModel.linkCycle` says it of a REST list.
     static func cycle(_ connection: String) -> DomainError {
         .malformedResponse(
             endpoint: "POST /graphql",

@@ -146,7 +146,7 @@ struct ConditionalFetcher: Sendable {
         /// Stores `response` once its reader has decoded it, if its body is a JSON object or array (an empty
         /// 204's, or any other its reader took, is not kept).
         func keepIfWellFormed(_ response: HTTPResponse) {
-            let first = response.body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+            let first = ResponseDecoder.firstByte(response.body)
             guard first == UInt8(ascii: "{") || first == UInt8(ascii: "[") else { return }
             keep(response)
         }

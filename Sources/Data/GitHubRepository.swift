@@ -263,12 +263,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
                 // An error status is the reader's to map (a proxy's 502 page, a 401 retried or refused).
                 let whole = (200..<300).contains(response.status)
                 try ResponseDecoder.refuseOversized(response.body.count, endpoint: endpoint)
-                // A GraphQL answer is one object: a byte-order mark or UTF-16, which Foundation's decoder takes, is
-                // not GitHub's (NETWORK.md: exit 1), as REST's readers already refuse.
-                if whole, response.body.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) != UInt8(ascii: "{") {
-                    throw .malformedResponse(
-                        endpoint: endpoint, detail: "the body is not valid JSON: expected '{' at its start")
-                }
+                if whole { try ResponseDecoder.refuseUnlessObject(response.body, endpoint: endpoint) }
                 try ResponseDecoder.refuseMalformed(response.body, endpoint: endpoint, whole: whole)
                 // Whichever reader decodes the answer (a batch of profiles, a page of a list, the access map's).
                 if whole { try ResponseDecoder.refuseRepeatedKey([UInt8](response.body), endpoint: endpoint) }

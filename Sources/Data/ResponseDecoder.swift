@@ -7,6 +7,19 @@ import Networking
 /// Decodes bodies into entities, keeping each object's exact bytes for JSON output. A list answered
 /// `204 No Content` is an empty page that says so (`Page.noContent`), never a malformed body.
 enum ResponseDecoder {
+    /// A body's first byte past JSON's blanks (RFC 8259's space, tab, line feed and carriage return): what the
+    /// value opens with. Nil for a body of blanks alone.
+    static func firstByte(_ body: some Collection<UInt8>) -> UInt8? {
+        body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+    }
+
+    /// A GraphQL answer, which is one object: a byte-order mark or UTF-16, which Foundation's decoder takes, is
+    /// not GitHub's (NETWORK.md: exit 1), as REST's readers refuse it.
+    static func refuseUnlessObject(_ body: some Collection<UInt8>, endpoint: String) throws(DomainError) {
+        guard firstByte(body) != UInt8(ascii: "{") else { return }
+        throw .malformedResponse(endpoint: endpoint, detail: "the body is not valid JSON: expected '{' at its start")
+    }
+
     /// Every answer that opens as an object or an array, before it is read, whatever reads it: it must be JSON
     /// throughout, for its bytes are written as they came, where a decoder reads only the fields it maps (a raw
     /// control character in a field nothing decodes would reach `jq` as no JSON at all); and one nested deeper
@@ -16,7 +29,7 @@ enum ResponseDecoder {
     static func refuseMalformed(_ body: some Collection<UInt8>, endpoint: String, whole: Bool = true)
         throws(DomainError)
     {
-        let first = body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        let first = firstByte(body)
         guard first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
             let flaw = JSONText.flaw(in: body, deeperThan: JSONText.maximumDepth)
         else { return }
@@ -39,7 +52,7 @@ enum ResponseDecoder {
     /// fall back or say the server has no GraphQL API.
     static func webPage(_ response: HTTPResponse, endpoint: String) -> DomainError? {
         let html = response.headers["Content-Type"]?.lowercased().hasPrefix("text/html") == true
-        let first = response.body.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        let first = firstByte(response.body)
         guard response.status == 404 ? html : (200..<300).contains(response.status) && first == UInt8(ascii: "<")
         else { return nil }
         return .malformedResponse(
@@ -168,8 +181,7 @@ enum ResponseDecoder {
     /// What is wrong with a body that should open with `opening`: another JSON value there is `other` ("not a
     /// list"), as the decoding of a whole page words it; else `reason`, the reader's own words.
     private static func shape(of bytes: [UInt8], _ opening: Character, _ other: String, else reason: String) -> String {
-        let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-        guard let first, first != opening.asciiValue else { return reason }
+        guard let first = firstByte(bytes), first != opening.asciiValue else { return reason }
         return other
     }
 

@@ -1,3 +1,5 @@
+import Domain
+
 /// The one rule by which every `--changes` run refuses a whole list that cannot be the list as it is: one that
 /// came back with fewer than half the people GitHub counts for it elsewhere (a profile's `followers`, a
 /// repository's `forks_count`), or, where GitHub gives no count, with fewer than half the people the snapshot
@@ -21,9 +23,6 @@ struct ListCollapse {
     /// list: the 2FA filters are for owners alone (GitHub's 422 to anyone else).
     var refusedUnlessSeen = false
 
-    /// The accounts a `--changes` run asks for a page, GitHub's most: the least a cut list lacks.
-    static let page = 100
-
     /// Why the list is not compared, or nil for a list to compare. People do leave: a list at half its count or
     /// more is taken as it is.
     var refusal: String? {
@@ -34,8 +33,9 @@ struct ListCollapse {
         }
         // Without a count, the snapshot is the only measure: a list cut short (a page that ends it early) would
         // otherwise be recorded, everyone past the cut reported as gone now and as come back on the next run. A cut
-        // is of whole pages, so a list short of less than one (`page`) is taken as it is: two of three may go.
-        if counted == nil, read > 0, let recorded, recorded - read >= Self.page,
+        // is of whole pages (a `--changes` run asks GitHub's most a page), so a list short of less than one is taken
+        // as it is: two of three may go.
+        if counted == nil, read > 0, let recorded, recorded - read >= PagingPlan.maximumPerPage,
             read.multipliedReportingOverflow(by: 2).partialValue < recorded, !refusedUnlessSeen
         {
             return "\(list) came back with \(Counted.text(read, plural: noun)) while the snapshot holds \(recorded), "

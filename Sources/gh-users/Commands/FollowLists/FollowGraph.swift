@@ -225,20 +225,9 @@ final class FollowGraphState: @unchecked Sendable {
         lock.withLock { listedCounts[relation, default: 0] += count }
     }
 
-    /// A list that came back with fewer than half the people its profile counts (empty, or cut short), with both
-    /// numbers: GitHub answers an empty list for one the token may not see, and part of a list at times, and a
-    /// set worked out from it would be no set at all. A set that is small because of what the lists hold is no
-    /// such case.
-    func shortList(_ counts: FollowGraph.Counts) -> (relation: UserRelation, read: Int, count: Int)? {
-        lock.withLock {
-            for relation in [UserRelation.followers, .following] {
-                let read = listedCounts[relation, default: 0]
-                if let count = counts.of(relation), read.multipliedReportingOverflow(by: 2).partialValue < count {
-                    return (relation, read, count)
-                }
-            }
-            return nil
-        }
+    /// How many accounts `relation`'s list brought, for `ListCollapse` to weigh against its profile's count.
+    func count(of relation: UserRelation) -> Int {
+        lock.withLock { listedCounts[relation, default: 0] }
     }
 
     /// Whether the other list holds `id`; nil while no ids are held (the output list is the one held).

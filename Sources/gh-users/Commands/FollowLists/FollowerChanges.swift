@@ -216,12 +216,12 @@ struct FollowerChangesCoordinator {
         }
         // A set worked out from a list GitHub left empty or cut short would be no set at all (an empty set is not
         // refused: it is what is left once, say, everyone not following back was unfollowed).
-        if options.filter != nil, let (short, read, count) = lists.shortList(counts),
-            let refusal = ListCollapse(
-                list: "\(account.login)'s \(short.rawValue)", read: read, counted: (count, "its profile")
-            ).refusal
-        {
-            return .failure(.refused(refusal))
+        for input in [UserRelation.followers, .following] where options.filter != nil {
+            guard let count = counts.of(input) else { continue }
+            let list = ListCollapse(
+                list: "\(account.login)'s \(input.rawValue)", read: lists.count(of: input),
+                counted: (count, "its profile"))
+            if let refusal = list.refusal { return .failure(.refused(refusal)) }
         }
         // An interrupt after the last page still means the run was stopped: nothing is written or recorded.
         return Task.isCancelled ? .failure(.cancelled) : .success(accounts)
