@@ -164,7 +164,7 @@ struct AccessSchedule {
             listingInFlight = false
             throw Self.stopping(failure, pages: 0)
         case .answered(let asks, let answers, let cost):
-            sizing.succeeded()
+            sizing.succeeded(count: asks.count)
             for (ask, answer) in zip(asks, answers) {
                 guard let index = position[ask.repository.lowercased()] else { continue }
                 switch answer {

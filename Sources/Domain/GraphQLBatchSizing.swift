@@ -1,8 +1,11 @@
 /// How many accounts the next GraphQL batch asks for: the batching policy as a value, so it is tested without a
 /// server. A refused batch (the node limit, or a 502 or 504 when the query ran out of time) halves the size and
 /// marks a ceiling; successes in a row grow it back halfway to that ceiling (or to the maximum), so one slow
-/// moment does not cost the rest of a crawl a hundred times the requests. Refusals in a row past
-/// `maximumRefusalsInRow` mean the server will not take even small batches: the caller stops.
+/// moment does not cost the rest of a crawl a hundred times the requests. A size that has gone through once is
+/// refused twice before it becomes the ceiling: GitHub's timeouts come and go, and a ceiling lowered by each
+/// passing one wore a long crawl down to batches of one (one refusal in twenty batches did).
+/// Refusals in a row past `maximumRefusalsInRow` mean the server will not take even small batches: the caller
+/// stops.
 package struct GraphQLBatchSizing: Sendable, Equatable {
     /// Refusals in a row that are still met by halving; one more stops the run.
     package static let maximumRefusalsInRow = 4
@@ -15,6 +18,9 @@ package struct GraphQLBatchSizing: Sendable, Equatable {
     package private(set) var ceiling: Int
     package private(set) var refusalsInRow = 0
     private var successesInRow = 0
+    /// The largest size that went through and has not been refused since: a refusal at or below it is taken for
+    /// a passing moment (once, since the refusal lowers it below the size refused).
+    private var largestTaken = 0
 
     package init(maximum: Int, size: Int? = nil) {
         self.maximum = max(1, maximum)
@@ -40,14 +46,20 @@ package struct GraphQLBatchSizing: Sendable, Equatable {
         refusalsInRow += 1
         if refusalsInRow > Self.maximumRefusalsInRow { return .stop(refusals: refusalsInRow) }
         let count = max(1, count)
-        ceiling = min(ceiling, count)
+        if count <= largestTaken {
+            largestTaken = count - 1
+        } else {
+            ceiling = min(ceiling, count)
+        }
         // Halves rounded up, so 37 is asked as 19 and 18 rather than 18, 18 and 1.
         size = max(1, min(size, (count + 1) / 2))
         return count == 1 ? .single : .retry(size: size)
     }
 
-    package mutating func succeeded() {
+    /// A batch of `count` went through.
+    package mutating func succeeded(count: Int) {
         refusalsInRow = 0
+        largestTaken = max(largestTaken, count)
         successesInRow += 1
         guard successesInRow >= Self.successesBeforeGrowth else { return }
         successesInRow = 0

@@ -201,7 +201,7 @@ package final class GraphQLProfilesUseCase: @unchecked Sendable {
         let failure: GraphQLBatchFailure
         switch result {
         case .success(let batch):
-            sizing.succeeded()
+            sizing.succeeded(count: count)
             return .found(batch)
         case .failure(let error):
             failure = error

@@ -192,6 +192,9 @@ struct GraphQLProfileResponseTests {
                 == .failure(.unsupported("Field 'isHireable' doesn't exist on type 'User'")))
         let stranger = #"{"data":{"a0":null},"errors":[{"type":"FORBIDDEN","path":["viewer"],"message":"no"}]}"#
         #expect(decode(stranger, logins: ["a"]) == .failure(.unsupported("no")))
+        // A refusal of the token is one too (NETWORK.md): profiles need no scope, so REST gives them instead.
+        let scopes = #"{"errors":[{"type":"INSUFFICIENT_SCOPES","message":"Your token has not been granted"}]}"#
+        #expect(decode(scopes, logins: ["a"]) == .failure(.unsupported("Your token has not been granted")))
         let nodes = #"{"errors":[{"type":"MAX_NODE_LIMIT_EXCEEDED","message":"This query requests up to 600 nodes"}]}"#
         #expect(decode(nodes, logins: ["a"]) == .failure(.tooLarge("This query requests up to 600 nodes")))
     }

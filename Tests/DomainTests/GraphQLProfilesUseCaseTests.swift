@@ -343,21 +343,55 @@ struct GraphQLBatchSizingTests {
     @Test func halvesOnRefusalAndGrowsHalfwayBackToTheCeilingAfterTwoSuccesses() {
         var sizing = GraphQLBatchSizing(maximum: 100)
         #expect(sizing.refused(count: 100) == .retry(size: 50))
-        sizing.succeeded()
+        sizing.succeeded(count: sizing.size)
         #expect(sizing.size == 50)
-        sizing.succeeded()
+        sizing.succeeded(count: sizing.size)
         #expect(sizing.size == 75)
-        sizing.succeeded()
-        sizing.succeeded()
+        sizing.succeeded(count: sizing.size)
+        sizing.succeeded(count: sizing.size)
         #expect(sizing.size == 87)
-        for _ in 0..<20 { sizing.succeeded() }
+        for _ in 0..<20 { sizing.succeeded(count: sizing.size) }
         // Never back to the size that was refused, so a steady limit is not hit again and again.
         #expect(sizing.size == 99)
     }
 
+    /// GitHub's timeouts come and go: a refusal of a size that went through before is a passing moment, and the
+    /// size grows back all the way; a second refusal of it, with no success at it between, marks the ceiling.
+    @Test func aSizeTakenBeforeIsRefusedTwiceBeforeItIsTheCeiling() {
+        var sizing = GraphQLBatchSizing(maximum: 100)
+        sizing.succeeded(count: 100)
+        #expect(sizing.refused(count: 100) == .retry(size: 50))
+        for _ in 0..<20 { sizing.succeeded(count: sizing.size) }
+        #expect(sizing.size == 100)
+        #expect(sizing.refused(count: 100) == .retry(size: 50))
+        for _ in 0..<20 where sizing.size < 100 { sizing.succeeded(count: sizing.size) }
+        #expect(sizing.size == 100)
+        // Refused again with no success at 100 between: now it is the ceiling.
+        #expect(sizing.refused(count: 100) == .retry(size: 50))
+        for _ in 0..<20 { sizing.succeeded(count: sizing.size) }
+        #expect(sizing.size == 99)
+    }
+
+    /// A long crawl with one passing refusal in twenty batches, whatever their size, keeps large batches; when
+    /// each refusal lowered the ceiling, it ended asking one account a POST.
+    @Test func passingRefusalsDoNotWearTheSizeDown() {
+        var sizing = GraphQLBatchSizing(maximum: 100)
+        var accounts = 0
+        for batch in 1..<2_000 {
+            if batch.isMultiple(of: 20) {
+                _ = sizing.refused(count: sizing.size)
+            } else {
+                accounts += sizing.size
+                sizing.succeeded(count: sizing.size)
+            }
+        }
+        #expect(sizing.size == 100)
+        #expect(accounts > 150_000)
+    }
+
     @Test func withoutARefusalItStaysAtTheMaximum() {
         var sizing = GraphQLBatchSizing(maximum: 100)
-        for _ in 0..<10 { sizing.succeeded() }
+        for _ in 0..<10 { sizing.succeeded(count: sizing.size) }
         #expect(sizing.size == 100)
     }
 
@@ -370,7 +404,7 @@ struct GraphQLBatchSizingTests {
                 refusals += 1
                 _ = sizing.refused(count: sizing.size)
             } else {
-                sizing.succeeded()
+                sizing.succeeded(count: sizing.size)
             }
         }
         #expect(sizing.size == 30)
@@ -400,7 +434,7 @@ struct GraphQLBatchSizingTests {
     @Test func aSuccessResetsTheCountOfRefusalsInARow() {
         var sizing = GraphQLBatchSizing(maximum: 100)
         for _ in 0..<4 { _ = sizing.refused(count: sizing.size) }
-        sizing.succeeded()
+        sizing.succeeded(count: sizing.size)
         #expect(sizing.refusalsInRow == 0)
         #expect(sizing.refused(count: sizing.size) != .stop(refusals: 5))
     }
