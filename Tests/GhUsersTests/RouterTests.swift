@@ -63,6 +63,8 @@ struct RouterTests {
         ("contributions octocat --fields count.x", "contributions's field 'count'"),
         ("rate-limit --fields resource.x", "rate-limit's field 'resource'"),
         ("hovercard octocat --fields message.x", "hovercard's field 'message'"),
+        // Before: an empty line and exit 0, or exit 1 when A did not follow B, which reads as the answer "no".
+        ("follows alice bob --fields follower.x", "follows's field 'follower'"),
     ])
     func aPathIntoTheToolsOwnRecordsIsRefused(arguments: String, field: String) {
         let message = usageMessage(arguments)

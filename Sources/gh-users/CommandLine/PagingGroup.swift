@@ -6,6 +6,10 @@ struct PagingOptions: OptionValues {
     var perPage: Int?
 
     var plan: PagingPlan { PagingPlan(limit: limit, requestedPerPage: perPage) }
+
+    /// The plan of a list filtered here, not at GitHub: full pages unless `--per-page` says, since keeping N
+    /// records may take many pages (`--limit 1` read one account a request).
+    var filteredPlan: PagingPlan { PagingPlan(limit: limit, requestedPerPage: perPage ?? PagingPlan.maximumPerPage) }
 }
 
 /// The options of a command that takes the paging group: the command's init reads the group into `paging` after

@@ -30,7 +30,7 @@ enum FollowsCommand {
             ("gh-users follows alice bob --json", "The answer as JSON."),
         ],
         fields: ["follower", "followed", "follows"]
-    )
+    ).holdingOwnRecords()
 
     /// A 204 is a yes at once; a 404 is a no only when both accounts exist.
     static func answer(_ options: FollowsOptions, _ github: GitHubReader) async throws(DomainError) -> Bool {

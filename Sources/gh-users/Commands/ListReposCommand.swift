@@ -11,12 +11,7 @@ struct ListReposOptions: PagedOptions {
     var paging = PagingOptions()
 
     /// Filtering on `fork` happens here, not at GitHub, so a filtered listing reads full pages.
-    var plan: PagingPlan {
-        if query.forks != .any, paging.perPage == nil {
-            return PagingPlan(limit: paging.limit, requestedPerPage: PagingPlan.maximumPerPage)
-        }
-        return paging.plan
-    }
+    var plan: PagingPlan { query.forks != .any ? paging.filteredPlan : paging.plan }
 }
 
 /// `gh-users repos`: an account's repositories, as a person scans them.

@@ -13,9 +13,10 @@ struct FollowListOptions: PagedOptions {
     var changes: String?
 
     /// How the list is paged: a snapshot is of the whole list, so `--changes` reads to the end (and refuses
-    /// `--limit`).
+    /// `--limit`); a set operation keeps only some of the accounts it reads, so it reads full pages.
     var plan: PagingPlan {
-        changes == nil ? paging.plan : PagingPlan(limit: .all, requestedPerPage: paging.perPage)
+        if changes != nil { return PagingPlan(limit: .all, requestedPerPage: paging.perPage) }
+        return filter == nil ? paging.plan : paging.filteredPlan
     }
 }
 
