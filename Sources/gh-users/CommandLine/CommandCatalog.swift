@@ -92,7 +92,7 @@ enum CommandCatalog {
     static let helpSpec = CommandSpec(
         name: "help",
         abstract: "Show help for gh-users, one of its commands, or a topic.",
-        usage: "gh-users help [COMMAND | TOPIC | --man [COMMAND]]",
+        usage: "gh-users help [COMMAND | TOPIC | --man [COMMAND [SUBCOMMAND]]]",
         discussion: nil,
         arguments: [
             ("COMMAND", "The command to explain."),
