@@ -133,6 +133,34 @@ struct PagedListViewModelTests {
     }
 }
 
+/// An interrupt stops paging at the next page even when that page's prefetch has come: its value is given
+/// without a wait, where cancellation is seen, so a run writing slower than GitHub answered read on past a
+/// Ctrl-C and exited 0 (helper-228).
+struct PagedListInterruptTests {
+    @Test func aCancelledRunTakesNoPageThatHasAlreadyCome() async throws {
+        let recorder = LoadRecorder()
+        let model = PagedListViewModel<User>(
+            limit: .all,
+            load: { cursor throws(DomainError) in
+                recorder.record(cursor)
+                return cursor == nil ? page([1, 2], next: "p2") : page([3], next: nil)
+            })
+        #expect(try await model.loadNextPage().map(\.id) == [1, 2])
+        for _ in 0..<50 where recorder.loads.count < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(recorder.loads == [nil, "p2"])
+        let outcome = await Task { () async -> DomainError? in
+            withUnsafeCurrentTask { $0?.cancel() }
+            do throws(DomainError) {
+                _ = try await model.loadNextPage()
+                return nil
+            } catch {
+                return error
+            }
+        }.value
+        #expect(outcome == .cancelled)
+    }
+}
+
 /// `list --until`: the page holding the last wanted item is the last requested, and nothing after it is kept.
 struct PagedListUntilTests {
     private func model(until: Int64, recorder: LoadRecorder) -> PagedListViewModel<User> {

@@ -139,6 +139,9 @@ final class PagedListViewModel<Item: ListedItem> {
         // A page that fails stops the pages asked for early.
         do throws(DomainError) {
             if let pendingFailure { throw pendingFailure }
+            // An interrupt stops paging here: a prefetch that has come gives its page without a wait, where
+            // cancellation would be seen, so a writer slower than GitHub read on past a Ctrl-C (exit 0).
+            if Task.isCancelled { throw DomainError.cancelled }
             // The page before was written and let go: when pages are big, what it took goes back to the system
             // before the next is made, or the allocator's arenas keep a page's worth each (issue 38).
             if largestPageBytes > Self.givesBackAfterBytes { FreedMemory.giveBack() }
