@@ -210,17 +210,10 @@ struct ListStream<Item: ListedItem> {
                     : "The output is no whole JSON document: its array was left open after its last record.\n"
         }
         // The page went out whole and its state could not be saved: the rerun goes on from the state before it.
-        // The length to cut back to is said whole: stderr may go to the same file (`>> FILE 2>&1`), where this
-        // message comes after the page, and a count from the end would cut inside it (a review's find).
-        if failure.written == nil, let file = resume?.appendedFile, let bytes = ends.last, bytes > 0,
-            let length = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int, length >= bytes
+        if failure.written == nil, let file = resume?.appendedFile, let bytes = ends.last,
+            let line = Self.uncounted(bytes, of: file)
         {
-            let shown = TerminalSanitizer.quotedPath(file)
-            message +=
-                TerminalSanitizer.sanitize(
-                    "The \(Counted.text(bytes, "byte")) of \(shown) after its first \(length - bytes) are the page the "
-                        + "state could not count, which the rerun writes again: remove them, and anything after them, "
-                        + "first (truncate -s \(length - bytes) \(ShellWord.quote(file))).") + "\n"
+            message += line
         }
         if whole > 0 { output.lastWritten = items[whole - 1] }
         // A checkpoint's failure comes after the write, counted above; a cut write has `whole` to add.
@@ -230,8 +223,18 @@ struct ListStream<Item: ListedItem> {
             // cannot say so (`--output`, cut back to the page's start), the rerun writes them again and its
             // `--limit` must count them.
             var written = output.written
-            if whole > 0, let checkpoint, !checkpoint.partPageWritten(lastID: id) { written -= whole }
-            if cutBytes > 0 {
+            var uncounted: String?
+            if whole > 0, let checkpoint, !checkpoint.partPageWritten(lastID: id) {
+                written -= whole
+                // Where the state could not count the page's whole records (the same full disk), the rerun
+                // writes them again after the state's page: the file goes back to where this page began.
+                if let file = resume.appendedFile, let bytes = failure.written {
+                    uncounted = Self.uncounted(bytes, of: file)
+                }
+            }
+            if let uncounted {
+                message += uncounted
+            } else if cutBytes > 0 {
                 // A csv field may hold line breaks: the cut record is told in bytes, which take it away whole.
                 if resume.rerunCutsOutputBack {
                     message += "The output ends in a record cut short, which the rerun below cuts off.\n"
@@ -247,6 +250,20 @@ struct ListStream<Item: ListedItem> {
         }
         command.io.writeErr(message)
         return .stopped(.setupFailed)
+    }
+
+    /// The line that says to cut `file` back by the `bytes` of a page the state could not count, which the rerun
+    /// writes again. The length to cut back to is said whole: stderr may go to the same file (`>> FILE 2>&1`),
+    /// where this message comes after the page, and a count from the end would cut inside it (a review's find).
+    private static func uncounted(_ bytes: Int, of file: String) -> String? {
+        guard bytes > 0, let length = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int,
+            length >= bytes
+        else { return nil }
+        return TerminalSanitizer.sanitize(
+            "The \(Counted.text(bytes, "byte")) of \(TerminalSanitizer.quotedPath(file)) after its first "
+                + "\(length - bytes) are the page the state could not count, which the rerun writes again: remove "
+                + "them, and anything after them, first (truncate -s \(length - bytes) \(ShellWord.quote(file))).")
+            + "\n"
     }
 
     /// Closes the output as a whole document, then says on stderr what the run has to say about the list:
