@@ -97,7 +97,8 @@ package struct AccessReading: Sendable {
                 after: stale, more: page.next != nil, new: members.count > known, of: "the members'")
             cursor = page.next
         } while cursor != nil
-        return AccessMembership(members: members, isComplete: viewer.map { members[$0] != nil } ?? false)
+        return AccessMembership(
+            members: members, isComplete: viewer.map { members[$0] != nil } ?? false, viewer: viewer)
     }
 
     /// One query of the membership or the listing, sent alone.

@@ -122,10 +122,13 @@ package struct AccessMembership: Sendable, Equatable {
     /// list without the token's account is a non-member's (or a GitHub App's, which is no member either) and may
     /// leave members out.
     package var isComplete: Bool
+    /// The token's account id (`viewer`), whose view the map is: nil where GitHub did not say.
+    package var viewer: Int64?
 
-    package init(members: [Int64: AccessMember], isComplete: Bool) {
+    package init(members: [Int64: AccessMember], isComplete: Bool, viewer: Int64? = nil) {
         self.members = members
         self.isComplete = isComplete
+        self.viewer = viewer
     }
 
     /// How the account `id`, with access from `sources`, stands to the organization, where the token can tell:

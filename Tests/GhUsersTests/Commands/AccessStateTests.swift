@@ -237,6 +237,36 @@ struct AccessStateTests {
         #expect(world.batches.isEmpty)
     }
 
+    /// A map begun with one account's token is that account's view (the repositories it could read, the 2FA
+    /// states it was shown): another account's token is refused, the state left as it is, no page asked. A
+    /// review's member token went on with an owner's state, and the file held two views, marked complete.
+    @Test func aStateBegunWithAnotherAccountsTokenIsRefused() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let state = directory.appendingPathComponent("s").path
+        let stopped = await Self.harness(Self.world(), failing: 2).run(Self.argv + ["--state", state])
+        #expect(stopped.status == 5)
+        let before = try String(contentsOfFile: state, encoding: .utf8)
+        #expect(before.contains(#""viewer_id":1,"#), "\(before)")
+        let base = Self.world()
+        let other = AccessWorld(
+            organization: "octo-org", members: [AccessBodies.Member("Mona", 1, "ADMIN", twoFactor: true)],
+            collaborators: [:], viewer: AccessBodies.Viewer("Hubot", 2))
+        let refused = await Self.harness(other).run(Self.argv + ["--state", state])
+        #expect(refused.status == 1)
+        #expect(refused.out.isEmpty)
+        #expect(
+            refused.err.contains(
+                "continues a map read with the token of account id 1, and this token is "
+                    + "account id 2's"), "\(refused.err)")
+        #expect(try String(contentsOfFile: state, encoding: .utf8) == before)
+        #expect(other.batches.isEmpty)
+        // The first account's token goes on.
+        let resumed = await Self.harness(base).run(Self.argv + ["--state", state])
+        #expect(resumed.status == 0, "\(resumed.err)")
+        #expect(stopped.out.split(separator: "\n").count + resumed.out.split(separator: "\n").count == 25)
+    }
+
     /// A state naming a field twice (by hand: gh-users never writes one) is refused and left as it is: the rerun
     /// it would ask for, with those fields, is exit 64.
     @Test func aStateNamingAFieldTwiceIsRefused() async throws {

@@ -151,7 +151,8 @@ struct StateServerTests {
         #expect(try Self.text(state) == before)
     }
 
-    /// A state without `api_url` goes on after its last repository as before, and records the root.
+    /// A state without `api_url` (or `viewer_id`) goes on after its last repository as before, and records the
+    /// root and the token's account.
     @Test func anOlderAccessStateResumesAndRecordsTheRoot() async throws {
         let folder = try Folder()
         defer { folder.remove() }
@@ -162,7 +163,9 @@ struct StateServerTests {
         #expect(run.status == 0, "\(run.err)")
         #expect(!run.out.contains("r00") && run.out.contains("octo-org/r01") && run.out.contains("octo-org/r02"))
         let recorded = try Self.text(state)
-        #expect(recorded.hasPrefix(#"{"version":1,"# + Self.field(Self.github) + #""command":"access","#))
+        #expect(
+            recorded.hasPrefix(#"{"version":1,"# + Self.field(Self.github) + #""viewer_id":1,"command":"access","#),
+            "\(recorded)")
         #expect(recorded.contains(#""complete":true"#), "\(recorded)")
     }
 }

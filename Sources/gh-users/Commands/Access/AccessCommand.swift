@@ -251,6 +251,7 @@ struct AccessCommand: GitHubCommand {
         do throws(DomainError) {
             output.progress.show("Reading \(organization)'s members…")
             let members = try await reading.members(counting: &summary)
+            if let refusal = output.read(by: members.viewer) { return refusal }
             try await reading.read(
                 members: members, only: repositories.isEmpty ? nil : repositories, after: output.state?.state.after,
                 into: &output, counting: &summary)

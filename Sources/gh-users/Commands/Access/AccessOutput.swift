@@ -146,6 +146,21 @@ struct AccessOutput: AccessRecordSink {
     /// it was listed is no failure and the map without it is the map (an empty one when all went).
     private func named(_ missing: [String]) -> [String] { command.repositories.isEmpty ? [] : missing }
 
+    /// With `--state`, the map is read with the token of account `viewer` (`AccessStateFile.read(by:)`): nil, or
+    /// the refusal, said, when its state is another account's view or cannot record this one.
+    mutating func read(by viewer: Int64?) -> CommandOutcome? {
+        guard var file = state else { return nil }
+        do throws(LocalFileError) {
+            try file.read(by: viewer)
+        } catch {
+            progress.clear()
+            context.io.writeErr("gh-users: \(error.message)\n")
+            return .setupFailed
+        }
+        state = file
+        return nil
+    }
+
     /// A `--state` whose map was read to its end: nothing is written, and the run ends as that map did.
     func closeComplete(_ recorded: AccessState, file: String) -> CommandOutcome {
         context.io.writeErr(

@@ -14,8 +14,9 @@ import JSONBytes
 /// output is written, the last repository whose records were written, and what the run so far found. On disk
 /// it is one small JSON object, `{"version":1,"api_url":"https://api.github.com","command":"access","of":"my-org",
 /// "filters":{},"format":"tsv","after":"my-org/app","repositories":12,"records":340,"unreadable":[],"missing":[],
-/// "complete":false}`, replaced after every repository. The API root (`api_url`) was added without a new version:
-/// a state without it (an older gh-users's) goes on, and gets it when next written.
+/// "complete":false}`, replaced after every repository. The API root (`api_url`) and the token's account id
+/// (`viewer_id`) were added without a new version: a state without them (an older gh-users's) goes on, and gets
+/// them when next written.
 struct AccessState: Equatable {
     static let version = 1
     static let kindName = "a gh-users access state"
@@ -27,6 +28,9 @@ struct AccessState: Equatable {
     var fields: [String]?
     /// The API root the map is read from (`RecordedAPIRoot.of`); nil in a state written before it was recorded.
     var apiURL: String?
+    /// The account id of the token whose view the map is (GraphQL's `viewer`): the repositories it could read,
+    /// the two-factor states it was shown. nil before the membership was first read, or in an older state.
+    var viewer: Int64?
     /// "ORG/NAME" of the last repository written, in the map's order; nil before the first.
     var after: String?
     /// Repositories written so far, GitHub's refusals among them; not those `missing`, which are not there.
@@ -62,6 +66,7 @@ struct AccessState: Equatable {
     var encoded: [UInt8] {
         var members: [JSONValue.Member] = [.init("version", .integer(Int64(Self.version)))]
         if let apiURL { members.append(.init("api_url", .string(apiURL))) }
+        if let viewer { members.append(.init("viewer_id", .integer(viewer))) }
         members += [
             .init("command", .string("access")), .init("of", .string(organization)),
             .init("filters", .object(filters.sorted { $0.key < $1.key }.map { .init($0.key, .string($0.value)) })),
@@ -111,7 +116,7 @@ struct AccessState: Equatable {
         return .success(
             AccessState(
                 organization: fields.of, filters: fields.filters, format: format, fields: fields.fields,
-                apiURL: fields.apiURL, after: fields.after, repositories: fields.repositories,
+                apiURL: fields.apiURL, viewer: fields.viewer, after: fields.after, repositories: fields.repositories,
                 unreadable: fields.unreadable, missing: fields.missing, records: fields.records,
                 complete: fields.complete))
     }
@@ -131,11 +136,14 @@ struct AccessState: Equatable {
         let complete: Bool
         /// Not in a state written before the API root was recorded.
         let apiURL: String?
+        /// Not in a state written before the token's account was recorded.
+        let viewer: Int64?
 
         enum CodingKeys: String, CodingKey {
             case version, command, of, filters, format, fields, after, repositories, records, unreadable, missing
             case complete
             case apiURL = "api_url"
+            case viewer = "viewer_id"
         }
     }
 }
@@ -270,8 +278,26 @@ struct AccessStateFile {
     mutating func restart() throws(LocalFileError) {
         state = AccessState(
             organization: state.organization, filters: state.filters, format: state.format, fields: state.fields,
-            apiURL: state.apiURL)
+            apiURL: state.apiURL, viewer: state.viewer)
         try file.replace(with: state.encoded)
+    }
+
+    /// The map is read with the token of account `viewer`: a state another account's token began is refused as
+    /// it is (its records are that account's view, and the rest would be this one's); one that names none takes
+    /// this one, on disk before the first record.
+    mutating func read(by viewer: Int64?) throws(LocalFileError) {
+        guard let viewer, state.viewer != viewer else { return }
+        if let recorded = state.viewer {
+            throw LocalFileError(
+                message: "the state file \(file.shown) continues a map read with the token of account id "
+                    + "\(recorded), and this token is account id \(viewer)'s: the two may see the organization "
+                    + "differently, and the map would mix them. It was left as it is: resume it with that account's "
+                    + "token, or give this run another state file and output")
+        }
+        var next = state
+        next.viewer = viewer
+        try file.replace(with: next.encoded)
+        state = next
     }
 
     /// The organization (or a person) GitHub does not know ended the run: a state that records nothing is
