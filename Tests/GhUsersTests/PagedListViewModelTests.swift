@@ -74,6 +74,22 @@ struct PagedListViewModelTests {
         await #expect(throws: DomainError.self) { _ = try await model.loadNextPage() }
     }
 
+    /// GitHub's next link goes on after the page's last id: one further on skipped the accounts between without
+    /// a word (helper-228: a link 50 past the page's last id lost 50 accounts, exit 0; an empty page's link moved
+    /// on 100). A link at the last id is followed.
+    @Test func inIDOrderANextLinkPastTheLastIDWrittenIsRefused() async throws {
+        for first in [page([1, 2], next: "/users?per_page=2&since=52"), page([], next: "/users?since=100")] {
+            let model = inIDOrder([nil: first], after: 0, through: nil, recorder: LoadRecorder())
+            await #expect(throws: DomainError.self) { _ = try await model.loadNextPage() }
+        }
+        let next = "/users?per_page=2&since=2"
+        let faithful = inIDOrder(
+            [nil: page([1, 2], next: next), next: page([3], next: nil)], after: 0, through: nil,
+            recorder: LoadRecorder())
+        #expect(try await faithful.loadNextPage().map(\.id) == [1, 2])
+        #expect(try await faithful.loadNextPage().map(\.id) == [3])
+    }
+
     private func settle() async {
         for _ in 0..<50 { await Task.yield() }
         try? await Task.sleep(for: .milliseconds(20))

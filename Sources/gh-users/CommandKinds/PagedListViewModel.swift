@@ -211,6 +211,14 @@ final class PagedListViewModel<Item: ListedItem> {
                         detail: "the page lists id \(outOfOrder.id) after \(outOfOrder.after), out of GitHub's id "
                             + "order, so accounts would be missed")
                 }
+                // GitHub's next link goes on after the page's last id (`since=`): one past it would skip the
+                // accounts between without a word (a server's link 50 ids ahead lost 50 accounts).
+                if end == nil, let next = page.next?.url, let since = Self.since(in: next), since > floor {
+                    throw DomainError.malformedResponse(
+                        endpoint: cursor?.request ?? "the first page of this run",
+                        detail: "the next page's link starts after id \(since), past \(floor), the last id written, "
+                            + "so the accounts between would be missed")
+                }
                 admitting = .idOrder(after: floor, through: until)
             case .rule(let admission):
                 let keepsIDs = fresh.first.map { admission.isNew($0) != nil } ?? false
@@ -278,6 +286,11 @@ final class PagedListViewModel<Item: ListedItem> {
     }
 
     /// Keeps the items `admit` lets through, in order, in place: `admit` sees each once, first to last.
+    /// The `since` a link's query names, if it names one as a whole number.
+    static func since(in link: String) -> Int64? {
+        URLComponents(string: link)?.queryItems?.first { $0.name == "since" }?.value.flatMap { Int64($0) }
+    }
+
     static func keep(_ items: inout [Item], where admit: (Item) -> Bool) {
         var kept = 0
         for index in items.indices where admit(items[index]) {
