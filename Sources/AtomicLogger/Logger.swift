@@ -245,9 +245,14 @@ package struct Redactor: Sendable {
             let byte = bytes[offset]
             if byte == first || byte == percent || byte == backslash {
                 var (at, matched, escaped) = (offset, 0, false)
-                while matched < pattern.count, let (decoded, width) = unescaped(bytes, at: at),
-                    decoded == pattern[matched]
-                {
+                while matched < pattern.count {
+                    // Something that shows nothing, between two of its bytes, leaves the secret whole to a reader.
+                    if matched > 0, let skipped = invisibleWidth(bytes, at: at) {
+                        at += skipped
+                        escaped = true
+                        continue
+                    }
+                    guard let (decoded, width) = unescaped(bytes, at: at), decoded == pattern[matched] else { break }
                     escaped = escaped || width > 1
                     at += width
                     matched += 1
@@ -257,6 +262,30 @@ package struct Redactor: Sendable {
             offset += 1
         }
         return nil
+    }
+
+    /// How many bytes at `offset` show nothing where they stand, or show as an escape inside readable text: a
+    /// control character, a CSI sequence (`ESC [ 0 m`), or a format character (a zero-width space, a soft
+    /// hyphen, a bidirectional control); nil for anything else. A server's text with one inside the token
+    /// printed the token whole to the eye (a review's find).
+    private static func invisibleWidth(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int? {
+        guard offset < bytes.count else { return nil }
+        let byte = bytes[offset]
+        if byte == 0x1B, offset + 1 < bytes.count, bytes[offset + 1] == UInt8(ascii: "[") {
+            var at = offset + 2
+            while at < bytes.count, (0x20...0x3F).contains(bytes[at]) { at += 1 }
+            return at < bytes.count && (0x40...0x7E).contains(bytes[at]) ? at + 1 - offset : at - offset
+        }
+        if byte < 0x20 || byte == 0x7F { return 1 }
+        guard byte >= 0xC2 else { return nil }
+        let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+        guard offset + length <= bytes.count else { return nil }
+        var iterator = bytes[offset..<(offset + length)].makeIterator()
+        var decoder = UTF8()
+        guard case .scalarValue(let scalar) = decoder.decode(&iterator),
+            scalar.properties.generalCategory == .format
+        else { return nil }
+        return length
     }
 
     private static let percent = UInt8(ascii: "%")

@@ -69,6 +69,23 @@ struct LoggerTests {
         #expect(redactor.redacted(Array("100% of \\ and %zz".utf8)) == nil)
     }
 
+    /// A server that writes the secret back with something invisible inside it (a zero-width space, a soft
+    /// hyphen, a bidirectional control, a terminal's colour sequence, a control character) shows it whole to the
+    /// eye: it is masked whole too (before: printed as it was). Visible text inside it is no longer the secret.
+    @Test func aSecretWithSomethingInvisibleInsideIsMasked() {
+        let redactor = Redactor(secrets: ["ghp_secret123"])
+        for inside in [
+            "\u{200B}", "\u{00AD}", "\u{202E}", "\u{2066}", "\u{1B}[0m", "\u{1B}[38;5;1m", "\u{7}", "\u{200B}\u{200B}",
+        ] {
+            #expect(
+                redactor.redact("a=ghp_sec" + inside + "ret123 b") == "a=*** b", "\(inside.unicodeScalars.map(\.value))"
+            )
+            #expect(redactor.holdsSecret(Array(("ghp_sec" + inside + "ret123").utf8)))
+        }
+        #expect(redactor.redact("ghp_sec ret123 and ghp_sec-ret123") == "ghp_sec ret123 and ghp_sec-ret123")
+        #expect(redactor.redact("ghp_secret12\u{200B}") == "ghp_secret12\u{200B}")
+    }
+
     /// Text cut short to end in `…` may end in the first part of a secret: that part is masked, down to 4 bytes.
     @Test func masksTheFirstPartOfASecretCutShort() {
         let redactor = Redactor(secrets: ["ghp_secret123"])
