@@ -67,6 +67,20 @@ struct StarHistoryChartTests {
         #expect(empty[1] == "0 ┤" && empty[StarHistoryChart.rows] == "0 ┤")
     }
 
+    /// A server's count is any whole number: 2^57 stars and none gained in the span overflowed the bars' scale,
+    /// and the run died with SIGILL, printing nothing (a review's find). The bars are drawn, full.
+    @Test func aCountPastWhatTheScaleMultipliedIsDrawn() {
+        let first = CalendarDay("2025-01-01")!
+        for total in [1 << 57, Int.max] {
+            let flat = (0..<10).map { StarPoint(start: first.adding(days: $0), gained: 0, total: total) }
+            let lines = StarHistoryChart.render(flat, title: "t", context: context(width: 80, colour: false)).split(
+                separator: "\n")
+            #expect(lines[1].hasSuffix("┤" + String(repeating: "█", count: 10)), "\(lines)")
+        }
+        let odd = [StarPoint(start: first, gained: Int.min, total: Int.max)]
+        #expect(StarHistoryChart.render(odd, title: "t", context: context(width: 80, colour: false)).hasPrefix("t\n"))
+    }
+
     @Test func numbersAreGroupedInThousands() {
         #expect(StarHistoryChart.grouped(0) == "0")
         #expect(StarHistoryChart.grouped(999) == "999")

@@ -12,7 +12,8 @@ enum StarHistoryChart {
     /// `points` oldest first; `title` is the line over the chart.
     static func render(_ points: [StarPoint], title: String, context: RenderContext) -> String {
         guard let first = points.first, let last = points.last else { return title + "\n" }
-        let opening = max(0, first.total - first.gained)
+        let (before, overflow) = first.total.subtractingReportingOverflow(first.gained)
+        let opening = overflow ? 0 : max(0, before)
         let high = max(opening, points.map(\.total).max() ?? 0)
         // A total that never moved is drawn from 0, as full bars: from itself it would be no bars at all, which
         // reads as no stars.
@@ -24,7 +25,9 @@ enum StarHistoryChart {
         // Each column's height in eighths of a row; a total above the lowest shows at least one eighth.
         let heights = shown.map { point -> Int in
             guard high > low else { return 0 }
-            let eighths = (point.total - low) * rows * 8 / (high - low)
+            // In floating point: a server's count of 2^57 or more overflowed the product, and the run died with
+            // SIGILL (a review's find); the quotient is at most rows * 8 whatever the totals are.
+            let eighths = Int(Double(point.total - low) * Double(rows * 8) / Double(high - low))
             return point.total > low ? max(1, eighths) : 0
         }
         var lines = [title]
