@@ -77,9 +77,14 @@ struct PagedListViewModelTests {
     /// GitHub's next link goes on after the page's last id: one further on skipped the accounts between without
     /// a word (helper-228: a link 50 past the page's last id lost 50 accounts, exit 0; an empty page's link moved
     /// on 100). A link at the last id is followed.
-    @Test func inIDOrderANextLinkPastTheLastIDWrittenIsRefused() async throws {
+    @Test func inIDOrderANextLinkPastTheLastIDWrittenOrAnIDBelowOneIsRefused() async throws {
         for first in [page([1, 2], next: "/users?per_page=2&since=52"), page([], next: "/users?since=100")] {
             let model = inIDOrder([nil: first], after: 0, through: nil, recorder: LoadRecorder())
+            await #expect(throws: DomainError.self) { _ = try await model.loadNextPage() }
+        }
+        // GitHub's ids are positive: one that is not was dropped as written before (helper-228: exit 0, one lost).
+        for ids: [Int64] in [[1, -5, 2], [0, 1]] {
+            let model = inIDOrder([nil: page(ids, next: nil)], after: 0, through: nil, recorder: LoadRecorder())
             await #expect(throws: DomainError.self) { _ = try await model.loadNextPage() }
         }
         let next = "/users?per_page=2&since=2"

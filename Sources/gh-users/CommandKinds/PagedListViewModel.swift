@@ -198,6 +198,11 @@ final class PagedListViewModel<Item: ListedItem> {
                 var outOfOrder: (id: Int64, after: Int64)?
                 Self.keep(&fresh) { item in
                     guard let id = item.listedID, id <= until ?? .max else { return false }
+                    // GitHub's ids are positive: one that is not was dropped as written before, without a word.
+                    guard id > 0 || outOfOrder != nil else {
+                        outOfOrder = (id, floor)
+                        return false
+                    }
                     guard id > floor else {
                         if id > written, outOfOrder == nil { outOfOrder = (id, floor) }
                         return false
