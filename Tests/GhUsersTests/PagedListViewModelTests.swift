@@ -180,6 +180,36 @@ struct PagedListInterruptTests {
         }.value
         #expect(outcome == .cancelled)
     }
+
+    /// The same, 400 times at once, each interrupt landing wherever its prefetch is (come, under way, not yet
+    /// started): every run stops with `.cancelled`, none takes page 2, none hangs or crashes.
+    @Test func manyInterruptsAtOnceEachStopAtTheNextPage() async {
+        let outcomes = await withTaskGroup(of: [Int64]?.self) { group in
+            for _ in 0..<400 {
+                group.addTask {
+                    let model = PagedListViewModel<User>(
+                        limit: .all,
+                        load: { cursor throws(DomainError) in
+                            await Task.yield()
+                            return cursor == nil ? page([1, 2], next: "p2") : page([3], next: nil)
+                        })
+                    guard (try? await model.loadNextPage()) != nil else { return [-1] }
+                    for _ in 0..<Int.random(in: 0..<4) { await Task.yield() }
+                    withUnsafeCurrentTask { $0?.cancel() }
+                    do throws(DomainError) {
+                        return try await model.loadNextPage().map(\.id)
+                    } catch {
+                        return error == .cancelled ? nil : [-2]
+                    }
+                }
+            }
+            var all: [[Int64]?] = []
+            for await outcome in group { all.append(outcome) }
+            return all
+        }
+        #expect(outcomes.count == 400)
+        #expect(outcomes.allSatisfy { $0 == nil }, "\(outcomes.compactMap { $0 }.prefix(5))")
+    }
 }
 
 /// `list --until`: the page holding the last wanted item is the last requested, and nothing after it is kept.
