@@ -217,6 +217,9 @@ struct CacheEndToEndTests {
             let url = server.baseURL
             let online = try await BinaryRunner.run(["show", "octocat", "--api-url", url, "--cache-dir", cache.path])
             server.stop()
+            // Held, so that no other test's server is given the port while these runs find nothing there.
+            let refusing = try RefusingPort(port: UInt16(server.port))
+            defer { withExtendedLifetime(refusing) {} }
             let offline = try await BinaryRunner.run(
                 ["show", "octocat", "--api-url", url, "--cache-dir", cache.path, "--retries", "1"]
             )

@@ -240,12 +240,19 @@ final class RefusingPort {
     let port: UInt16
     private let descriptor: Int32
 
-    init() throws {
+    /// Any free port, or `port` (a server's just stopped, whose connections may linger in TIME_WAIT): a stopped
+    /// server's port left free was once given to another test's server, and the run meant to find nothing
+    /// listening there got "the response was cut short".
+    init(port wanted: UInt16 = 0) throws {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw POSIXError(.EMFILE) }
+        var enabled: Int32 = 1
+        if wanted != 0 {
+            _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &enabled, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
+        address.sin_port = wanted.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) {
