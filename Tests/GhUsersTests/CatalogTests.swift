@@ -210,6 +210,14 @@ struct CatalogTests {
         #expect(Set(shorts).count == shorts.count, "\(name)")
     }
 
+    /// `cache clear` writes its record only when a format is asked for, where the shared `--format` line says
+    /// "tsv when piped": its own help says so (before: nothing did but `cache --help`).
+    @Test func cacheClearsHelpSaysWhenStdoutGetsARecord() {
+        let text = HelpRenderer.render(.command("cache clear"), width: 80).replacing("\n  ", with: " ")
+        #expect(text.contains("stdout stays empty unless --json or --format ndjson, csv or tsv"), "\(text)")
+        #expect(!HelpRenderer.render(.command("cache info"), width: 80).contains("stdout stays empty"))
+    }
+
     @Test func aCommandThatTalksToGitHubTakesEveryGroupThatSetsItUp() {
         let github = [OutputGroup.group, NetworkGroup.group, CacheGroup.group, LoggingGroup.group]
         for command in CommandCatalog.commands {

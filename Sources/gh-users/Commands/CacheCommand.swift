@@ -58,7 +58,12 @@ struct CacheCommand: LocalCommand, NestingCommand {
                 ? "Print the response cache's path, entries and size."
                 : "Remove every cached answer, and repair a store whose CACHEDIR.TAG is wrong.",
             usage: "gh-users \(name) [--cache-dir DIR] [options]",
-            discussion: nil,
+            discussion: action == .info
+                ? nil
+                : """
+                stderr says how many entries went. stdout stays empty unless --json or --format ndjson, csv or tsv
+                asks for a record of path, removed_entries and removed_bytes, whatever --format's default says.
+                """,
             arguments: [],
             options: [],
             groups: groups,
