@@ -193,12 +193,19 @@ package struct Redactor: Sendable {
     private static func escapedFirstPartLength(
         of pattern: [UInt8], endingAt end: Int, in bytes: UnsafeRawBufferPointer
     ) -> Int {
-        // An escape spells a byte in at most 6 (`\u0067`).
-        for start in max(0, end - 6 * (pattern.count - 1))...max(0, end - 4) where start < end {
+        // An escape spells a byte in at most 6 (`\u0067`); something invisible between two bytes (as
+        // `escapedRange` skips it) may take more, so the window allows 32 a byte, trying only where a byte can begin.
+        let first = pattern.first
+        for start in max(0, end - 32 * (pattern.count - 1))...max(0, end - 4)
+        where start < end && [first, percent, backslash].contains(bytes[start]) {
             var (at, matched) = (start, 0)
-            while at < end, matched < pattern.count - 1, let (decoded, width) = unescaped(bytes, at: at),
-                at + width <= end, decoded == pattern[matched]
-            {
+            while at < end, matched < pattern.count - 1 {
+                if matched > 0, let skipped = invisibleWidth(bytes, at: at), at + skipped <= end {
+                    at += skipped
+                    continue
+                }
+                guard let (decoded, width) = unescaped(bytes, at: at), at + width <= end, decoded == pattern[matched]
+                else { break }
                 at += width
                 matched += 1
             }

@@ -100,6 +100,13 @@ struct LoggerTests {
         #expect(redactor.redact("id AAA%67hp_secr%6…") == "id AAA***…")
         #expect(redactor.redact(#"id ghp_secr\u006…"#) == "id ***…")
         #expect(redactor.redact(#"esc ghp_\u12…"#) == #"esc ghp_\u12…"#)
+        // Something invisible inside the part cut short, as inside a whole one (before: "ghp_se\u{200B}cret1…" kept).
+        for inside in ["\u{200B}", "\u{00AD}", "\u{1B}[0m", "\u{7}", "\u{200B}\u{202E}"] {
+            let scalars = inside.unicodeScalars.map(\.value)
+            #expect(redactor.redact("x ghp_se" + inside + "cret1…") == "x ***…", "\(scalars)")
+            #expect(redactor.redact("x ghp_secret1" + inside + "…") == "x ***…", "\(scalars)")
+        }
+        #expect(redactor.redact("a g\u{200B}hp…") == "a g\u{200B}hp…")
     }
 
     @Test func levelsParseByName() {
