@@ -26,6 +26,32 @@ struct OwnedFileLinkTests {
         #expect(FileDescriptorIO.readLink(folder("real/link.json")) != nil, "the link stays a link")
     }
 
+    /// A file with a second name (a hard link) is refused before it is read or locked, left as it was: a run
+    /// through each name took its own lock (before, two runs on two links of one snapshot both ran and both
+    /// reported the same changes), and a replacement parted the names.
+    @Test func aFileWithTwoNamesIsNeitherReadNorLocked() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        try Data("{}".utf8).write(to: URL(fileURLWithPath: folder("one.json")))
+        #expect(link(folder("one.json"), folder("two.json")) == 0)
+        for name in ["one.json", "two.json"] {
+            let owned = file(folder(name))
+            for attempt in [{ _ = try owned.read() }, { _ = try owned.lock() }] {
+                #expect {
+                    try attempt()
+                } throws: { error in
+                    "\(error)".contains("has 2 names (hard links), and a run locks and replaces it under one name")
+                }
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder("one.json.lock")))
+        #expect(FileManager.default.contents(atPath: folder("two.json")) == Data("{}".utf8))
+        #expect(unlink(folder("two.json")) == 0)
+        let single = file(folder("one.json"))
+        #expect(try single.read() == Array("{}".utf8))
+        _ = try single.lock()
+    }
+
     /// Another user's link in a sticky folder anyone may write to is refused, the file it names untouched;
     /// the folder owner's link there is followed, as the kernel's rule has it.
     @Test(.enabled(if: geteuid() == 0, "only root can give a link to another user"))

@@ -44,6 +44,7 @@ struct OwnedFile: Sendable {
 
     /// The refusal of a file reached through `untrustedLink`; nothing was read or changed.
     private func checkLinks() throws(LocalFileError) {
+        try checkSingleName()
         guard let link = untrustedLink else { return }
         throw Self.refusal(of: link, reaching: "the \(kind) \(shown)", option: option)
     }
