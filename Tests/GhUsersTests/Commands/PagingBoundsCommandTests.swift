@@ -306,6 +306,55 @@ struct SplitIncompleteCommandTests {
     }
 }
 
+/// `search --split` when GitHub's results move while a piece is paged: 250 accounts, in one piece of three pages
+/// counted 250. A page that `shifts` is served as if account 1 were gone, so a second page starts at 102 and 101 is
+/// on no page (helper-232's hostile server lost 5 of 3,000 accounts this way, with exit 0).
+struct SplitShiftCommandTests {
+    private static func script(shifts: @escaping @Sendable (_ page: Int, _ index: Int) -> Bool) -> ScriptedAnswers {
+        ScriptedAnswers { target, index in
+            let number =
+                URLComponents(string: target)?.queryItems?.first { $0.name == "page" }.flatMap { Int($0.value ?? "") }
+                ?? 1
+            let listed = shifts(number, index) ? Array(2...250) : Array(1...250)
+            let query = target.split(separator: "?")[1].split(separator: "&page=")[0]
+            let next = listed.count > number * 100 ? "/search/users?\(query)&page=\(number + 1)" : nil
+            var answer = ScriptedAnswers.page(listed.dropFirst((number - 1) * 100).prefix(100), next: next)
+            answer.body = #"{"total_count":250,"incomplete_results":false,"items":\#(answer.body)}"#
+            return answer
+        }
+    }
+
+    /// The second page of the first read shifts; the piece ends 249 of 250, is read again, and 101 is written
+    /// after the rest. Before: 249 accounts and exit 0.
+    @Test func aPieceShortOfItsCountIsReadAgainAndWrittenWhole() async throws {
+        let github = Self.script { page, index in page == 2 && index == 1 }
+        let result = await github.run(["search", "type:user", "--split", "--all", "--format", "ndjson"])
+        #expect(result.status == 0, "\(result.err)")
+        let written = ids(result.out)
+        #expect(written == Array(1...100) + Array(102...250) + [101])
+        #expect(github.searches.count == 6)
+        #expect(result.err == "gh-users: --split used 6 search queries; no piece holds more than 1000 results.\n")
+    }
+
+    /// Every second page shifts: read again, the piece is still one short; it is named, the status is 1.
+    @Test func aPieceStillShortWhenReadAgainIsNamedAndStatusOne() async throws {
+        let github = Self.script { page, _ in page == 2 }
+        let result = await github.run(["search", "type:user", "--split", "--all", "--format", "ndjson"])
+        #expect(result.status == 1, "\(result.err)")
+        #expect(ids(result.out) == Array(1...100) + Array(102...250))
+        #expect(github.searches.count == 6)
+        #expect(
+            result.err.contains(
+                " moved between its pages, read twice: 249 of the 250 accounts it counted were found; some may be "
+                    + "missing.\n"), "\(result.err)")
+        #expect(
+            result.err.hasSuffix(
+                "gh-users: --split could not read 1 piece in full (named above): GitHub's results moved between "
+                    + "pages, so some accounts may be missing; run the search again later, to a new file.\n"),
+            "\(result.err)")
+    }
+}
+
 /// The search wait names the search bucket, split or not.
 struct SearchWaitCommandTests {
     @Test(arguments: [["--wait-on-rate-limit"], ["--split"]])

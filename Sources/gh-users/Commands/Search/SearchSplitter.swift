@@ -2,172 +2,6 @@ import Data
 import Domain
 import Foundation
 
-/// Accounts created within a closed range of whole UTC seconds: one `created:` qualifier of a split search.
-struct CreatedRange: Sendable, Equatable, CustomStringConvertible {
-    /// Unix seconds, both ends included.
-    let first: Int64
-    let last: Int64
-
-    init(_ first: Int64, _ last: Int64) {
-        self.first = first
-        self.last = last
-    }
-
-    var seconds: Int64 { last - first + 1 }
-
-    /// `created:2015-01-01..2015-06-30` for whole UTC days, else with date-times:
-    /// `created:2015-01-01T00:00:00Z..2015-01-01T11:59:59Z`.
-    var description: String {
-        let wholeDays = Self.isAligned(first, to: Self.day) && Self.isAligned(last + 1, to: Self.day)
-        func text(_ second: Int64) -> String {
-            let date = Date(timeIntervalSince1970: TimeInterval(second))
-            return wholeDays ? date.formatted(Self.dayStyle) : date.formatted(Self.secondStyle)
-        }
-        return "created:" + text(first) + ".." + text(last)
-    }
-
-    /// The two halves, cut at a day while the range spans whole days, then at an hour while it spans whole
-    /// hours, then at a second; nil for a single second, which no `created:` range can divide.
-    func halves() -> (CreatedRange, CreatedRange)? {
-        for unit in [Self.day, Self.hour, 1] {
-            let units = seconds / unit
-            guard Self.isAligned(first, to: unit), Self.isAligned(last + 1, to: unit), units > 1 else { continue }
-            let middle = first + units / 2 * unit
-            return (CreatedRange(first, middle - 1), CreatedRange(middle, last))
-        }
-        return nil
-    }
-
-    static let day: Int64 = 86_400
-    static let hour: Int64 = 3_600
-
-    private static func isAligned(_ second: Int64, to unit: Int64) -> Bool {
-        second % unit == 0
-    }
-
-    private static let dayStyle = Date.ISO8601FormatStyle(timeZone: .gmt).year().month().day()
-    private static let secondStyle = Date.ISO8601FormatStyle(timeZone: .gmt)
-}
-
-/// Plans a search split by creation time so that no piece holds more than GitHub's 1,000 results.
-///
-/// Pure: it names the next range to count and is told each count. Ranges come out in created order. A range
-/// over the cap is halved (days, then hours, then seconds); a single second over the cap cannot be, and is
-/// paged as far as GitHub allows. A count GitHub said may be incomplete (its search timed out: the count is of
-/// what it found before) settles nothing: that range is halved too, down to a single second, which is paged (an
-/// incomplete 0 `incompleteZeroCuts` times in a row, then paged).
-/// When a range's count is known, its second half's is too (the whole less the first half), so that half is
-/// skipped when empty and halved again without asking when still over.
-///
-/// Counts are GitHub's word, not trusted: a negative one is refused, and a first half said to hold more than
-/// its whole (the counts changed between the asks) infers nothing, so its second half is asked for its own.
-struct SearchSplitPlanner: Sendable {
-    enum Verdict: Sendable, Equatable {
-        /// 1,000 results or fewer, counted in full; or counted incomplete where it is halved no further (a single
-        /// second, or an incomplete 0 halved `incompleteZeroCuts` times in a row): page it.
-        case page
-        /// Over the cap, or counted incomplete: its halves come next.
-        case split
-        /// Over the cap in a single second: only GitHub's first 1,000 can be read.
-        case overCap
-        /// Not a count (negative): nothing can be planned from it.
-        case notACount
-    }
-
-    /// A first half said to hold more than its whole.
-    struct Disagreement: Sendable, Equatable {
-        let whole: CreatedRange
-        let wholeCount: Int
-        let half: CreatedRange
-        let halfCount: Int
-    }
-
-    /// GitHub's first day, 2007-10-20, at midnight UTC: no account was created before it.
-    static let gitHubFirstDay: Int64 = 1_192_838_400
-
-    private struct Pending: Sendable {
-        var range: CreatedRange
-        /// Known without asking: what its parent held less what its first half held.
-        var known: Int?
-        /// For a first half: its parent and the parent's count, which makes the second half's known once this one
-        /// is counted.
-        var parent: (range: CreatedRange, count: Int)?
-        /// How many times in a row, down to it, a range was halved for an incomplete count of 0.
-        var zeroCuts = 0
-    }
-
-    /// An incomplete 0 (GitHub's search timed out before it found anyone) is halved this many times in a row,
-    /// then paged: it may hide accounts (a whole span of years that times out), but a search that times out at
-    /// every size would otherwise spend its query cap halving empty ranges.
-    static let incompleteZeroCuts = 4
-
-    /// The last element is the next range, in created order.
-    private var pending: [Pending]
-    private var current: Pending?
-    private let cap: Int
-    /// First halves counted above their whole, in the order met.
-    private(set) var disagreements: [Disagreement] = []
-
-    /// From GitHub's first day through the end of the UTC day after the one `now` falls in, so that a clock
-    /// behind GitHub's (by up to a day) misses no account created since its midnight; the empty day costs a count.
-    init(now: Date, cap: Int = UserSearchQuery.maximumResults) {
-        let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
-        let endOfDay = (seconds / CreatedRange.day + 2) * CreatedRange.day - 1
-        self.init(range: CreatedRange(Self.gitHubFirstDay, max(endOfDay, Self.gitHubFirstDay)), cap: cap)
-    }
-
-    init(range: CreatedRange, cap: Int = UserSearchQuery.maximumResults) {
-        pending = [Pending(range: range)]
-        self.cap = cap
-    }
-
-    /// The next range whose count (its first page) is needed; nil when every range is done.
-    mutating func next() -> CreatedRange? {
-        while let entry = pending.popLast() {
-            if let known = entry.known {
-                if known == 0 { continue }
-                if known > cap, let (first, second) = entry.range.halves() {
-                    pending.append(Pending(range: second))
-                    pending.append(Pending(range: first, parent: (entry.range, known)))
-                    continue
-                }
-            }
-            current = entry
-            return entry.range
-        }
-        current = nil
-        return nil
-    }
-
-    /// What to do with the range `next()` returned, now that its count is known. `exact` is false when GitHub
-    /// said the count may be incomplete: then nothing is inferred from it, and a range within the cap is halved as
-    /// one over it is, while it can be (an incomplete 0 at most `incompleteZeroCuts` times in a row).
-    mutating func counted(_ count: Int, exact: Bool = true) -> Verdict {
-        guard let entry = current else { return .page }
-        current = nil
-        guard count >= 0 else { return .notACount }
-        // Its second half is next on the stack, untouched since this range was handed out.
-        if exact, let parent = entry.parent, let index = pending.indices.last {
-            if parent.count >= count {
-                pending[index].known = parent.count - count
-            } else {
-                disagreements.append(
-                    Disagreement(whole: parent.range, wholeCount: parent.count, half: entry.range, halfCount: count))
-            }
-        }
-        // Incomplete and within the cap, it is halved as one over the cap is; an incomplete 0 only a few times in
-        // a row, so that a search that times out at every size halves mostly where accounts are, and writes them
-        // as it goes, within the query cap.
-        let zero = !exact && count == 0
-        guard count > cap || (!exact && (!zero || entry.zeroCuts < Self.incompleteZeroCuts)) else { return .page }
-        guard let (first, second) = entry.range.halves() else { return count > cap ? .overCap : .page }
-        let zeroCuts = zero ? entry.zeroCuts + 1 : 0
-        pending.append(Pending(range: second, zeroCuts: zeroCuts))
-        pending.append(Pending(range: first, parent: exact ? (entry.range, count) : nil, zeroCuts: zeroCuts))
-        return .split
-    }
-}
-
 /// One run of `search --split`: the planner's ranges, each asked for as the user's query plus its `created:`
 /// qualifier. A range's first request is both its count and its first page, so a piece within the cap costs no
 /// extra query; the rest of it is paged by GitHub's links. Pages are handed on as they come, in created order.
@@ -181,6 +15,10 @@ struct SearchSplitPlanner: Sendable {
 /// A page GitHub answers incomplete (a single second's count, or a later page of any piece) is written, and its
 /// piece is named once the list ends; `partFailure()` then makes the run's status 1, so what may lack accounts
 /// never looks whole.
+///
+/// A piece counted in full that ends with fewer accounts than its count (GitHub's results moved between its
+/// pages: an account made or deleted meanwhile shifts the rest, and one is skipped) is read again from its first
+/// page, once, handing on only the accounts its first read missed; still short, it is named and the status is 1.
 ///
 /// The view model asks for its pages serially; the lock only makes that visible to the compiler's checker.
 final class SplitUserSearch: PageSource, @unchecked Sendable {
@@ -207,6 +45,15 @@ final class SplitUserSearch: PageSource, @unchecked Sendable {
     private var lastIncomplete: CreatedRange?
     /// Each piece read only in part, once, whatever the reasons: a second over the cap can also time out.
     private var partPieces: [CreatedRange] = []
+    /// The piece counted in full being read: the ids its pages brought, held against its count when it ends, and
+    /// whether this is its second read.
+    private var tally: (range: CreatedRange, total: Int, ids: Set<Int64>, again: Bool)?
+    /// The piece being read again, and GitHub's link to its next page (nil before its first).
+    private var rereading: (range: CreatedRange, list: ListResource<User>, next: PageCursor?)?
+    /// Markers handed out while a piece is read again, so that no two are alike.
+    private var rereadPages = 0
+    /// A note for each piece still short of its count when read again.
+    private var shortNotes: [String] = []
 
     init(github: any ResourceRepository, query: UserSearchQuery, perPage: Int, now: Date) {
         self.github = github.waitingOutPerMinuteLimits()
@@ -228,13 +75,16 @@ final class SplitUserSearch: PageSource, @unchecked Sendable {
             let page = try await github.page(piece.list, at: cursor)
             return withLock { handOn(page, of: piece, first: false) }
         }
-        while let range = withLock({ planner.next() }) {
+        while true {
+            if let page = try await readAgain() { return page }
+            guard let range = withLock({ planner.next() }) else { return Page(items: [], next: nil) }
             try checkCap()
             let pieceQuery = try pieceQuery(range)
             let list = GitHubEndpoints.searchUsers(pieceQuery)
             let page = try await github.firstPage(list, perPage: perPage)
             let total = page.totalCount ?? page.items.count
             let handed: Page<User>? = try withLock { () throws(DomainError) -> Page<User>? in
+                tally = nil
                 switch planner.counted(total, exact: !page.incompleteResults) {
                 case .notACount:
                     throw .malformedResponse(
@@ -251,20 +101,57 @@ final class SplitUserSearch: PageSource, @unchecked Sendable {
                             + "of them could be read.")
                     return handOn(page, of: (range, list), first: true)
                 case .page:
+                    if !page.incompleteResults { tally = (range, total, [], false) }
                     return handOn(page, of: (range, list), first: true)
                 }
             }
             // An empty piece would end the list for the view model: go on to the next one instead.
             if let handed, !handed.items.isEmpty { return handed }
         }
-        return Page(items: [], next: nil)
+    }
+
+    /// The next page of the piece being read again, with only the accounts its first read missed (a page of none
+    /// would stop the view model, as a server going round in circles does, so such pages are read through); nil
+    /// when no piece is being read again, or once it ends. Its pages are handed on under markers of this type's
+    /// own, since GitHub's links are those the first read followed.
+    private func readAgain() async throws(DomainError) -> Page<User>? {
+        while let again = withLock({ rereading }) {
+            try checkCap()
+            let page: Page<User>
+            if let next = again.next {
+                page = try await github.page(again.list, at: next)
+            } else {
+                page = try await github.firstPage(again.list, perPage: perPage)
+            }
+            let handed: Page<User>? = withLock {
+                queries += 1
+                noteIncomplete(page, of: again.range, first: again.next == nil)
+                if again.next == nil, !page.incompleteResults, let total = page.totalCount, total >= 0 {
+                    tally?.total = total
+                }
+                let fresh = page.items.filter { tally?.ids.insert($0.id).inserted ?? true }
+                if let link = page.next, !page.items.isEmpty {
+                    rereading?.next = link
+                } else {
+                    rereading = nil
+                    endPiece(again.list)
+                }
+                guard !fresh.isEmpty else { return nil }
+                rereadPages += 1
+                return Page(
+                    items: fresh, next: PageCursor(url: "(\(again.range) read again, page \(rereadPages))"),
+                    incompleteResults: page.incompleteResults)
+            }
+            if let handed { return handed }
+        }
+        return nil
     }
 
     /// For stderr once the list ends: the queries used, and any piece GitHub could not serve in full.
     func closingNotes() -> [String] {
         withLock {
             var notes: [String] = []
-            notes += incompleteNotes + overCapNotes
+            notes += incompleteNotes + overCapNotes + shortNotes
             for change in planner.disagreements {
                 notes.append(
                     "gh-users: GitHub's counts changed while splitting: \(change.whole) held \(change.wholeCount) "
@@ -284,8 +171,8 @@ final class SplitUserSearch: PageSource, @unchecked Sendable {
     /// more than the cap; named in the notes), saying each reason met: the list is written as far as it was found,
     /// and the run ends with status 1. Nil when none was.
     func partFailure() -> DomainError? {
-        let (pieces, timedOut, overCap) = withLock {
-            (partPieces.count, !incompleteNotes.isEmpty, !overCapNotes.isEmpty)
+        let (pieces, timedOut, overCap, moved) = withLock {
+            (partPieces.count, !incompleteNotes.isEmpty, !overCapNotes.isEmpty, !shortNotes.isEmpty)
         }
         guard pieces > 0 else { return nil }
         var reasons: [String] = []
@@ -293,31 +180,23 @@ final class SplitUserSearch: PageSource, @unchecked Sendable {
             reasons.append(
                 "no created: range can cut one second, so accounts past its first 1,000 are missing")
         }
-        if timedOut {
-            reasons.append(
-                "GitHub's search timed out, so some accounts may be missing; run the search again later, to a "
-                    + "new file")
-        }
+        if timedOut { reasons.append("GitHub's search timed out, so some accounts may be missing") }
+        if moved { reasons.append("GitHub's results moved between pages, so some accounts may be missing") }
+        if timedOut || moved { reasons.append("run the search again later, to a new file") }
         return .refused(
             "--split could not read \(Counted.text(pieces, "piece", plural: "pieces")) in full (named above): "
                 + reasons.joined(separator: "; ") + ".")
     }
 
-    /// Counts the request, names the piece when GitHub said the page is incomplete (`first`: its count, where the
-    /// planner halves it no further), and points the view model at the piece's next page, or past the piece.
+    /// Counts the request, names the piece when GitHub said the page is incomplete, tallies its accounts, and
+    /// points the view model at the piece's next page, or past the piece once it ends (`endPiece`).
     private func handOn(
         _ page: Page<User>, of piece: (range: CreatedRange, list: ListResource<User>), first: Bool
     ) -> Page<User> {
         queries += 1
-        if page.incompleteResults, lastIncomplete != piece.range {
-            lastIncomplete = piece.range
-            notePart(piece.range)
-            incompleteNotes.append(
-                "gh-users: GitHub's search of \(piece.range) timed out before it finished (incomplete_results)"
-                    + (first
-                        ? (piece.range.halves() == nil ? ", and one second cannot be cut smaller" : "")
-                        : " on a later page")
-                    + ": some of its accounts may be missing.")
+        noteIncomplete(page, of: piece.range, first: first)
+        if tally?.range == piece.range {
+            for user in page.items { tally?.ids.insert(user.id) }
         }
         // A page with nothing on it ends the piece, whatever its links say.
         let next: PageCursor?
@@ -326,9 +205,42 @@ final class SplitUserSearch: PageSource, @unchecked Sendable {
             next = link
         } else {
             self.piece = nil
+            endPiece(piece.list)
             next = PageCursor(url: "(the piece after \(piece.range))")
         }
         return Page(items: page.items, next: next, incompleteResults: page.incompleteResults)
+    }
+
+    /// Names the piece when GitHub said `page` is incomplete (`first`: its count, where the planner halves it no
+    /// further), once however many of its pages are.
+    private func noteIncomplete(_ page: Page<User>, of range: CreatedRange, first: Bool) {
+        guard page.incompleteResults, lastIncomplete != range else { return }
+        lastIncomplete = range
+        notePart(range)
+        incompleteNotes.append(
+            "gh-users: GitHub's search of \(range) timed out before it finished (incomplete_results)"
+                + (first ? (range.halves() == nil ? ", and one second cannot be cut smaller" : "") : " on a later page")
+                + ": some of its accounts may be missing.")
+    }
+
+    /// Holds the piece counted in full that has just ended against its count: short of it the first time, it is
+    /// read again (`readAgain`); short again, it is named. A piece already named for a page GitHub answered
+    /// incomplete is not named twice.
+    private func endPiece(_ list: ListResource<User>) {
+        guard let ended = tally, ended.ids.count < ended.total, partPieces.last != ended.range else {
+            tally = nil
+            return
+        }
+        if !ended.again {
+            tally?.again = true
+            rereading = (ended.range, list, nil)
+            return
+        }
+        tally = nil
+        notePart(ended.range)
+        shortNotes.append(
+            "gh-users: GitHub's results for \(ended.range) moved between its pages, read twice: \(ended.ids.count) "
+                + "of the \(ended.total) accounts it counted were found; some may be missing.")
     }
 
     /// Counts `range` among the pieces read in part, once: its pages come one after another.

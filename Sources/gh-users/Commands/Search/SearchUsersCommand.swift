@@ -76,7 +76,10 @@ enum SearchUsersCommand {
             accounts were created in one second: its first 1,000 are written, and the run ends with status 1). A count GitHub marks
             incomplete (its search timed out: incomplete_results) settles nothing, so that range is cut too,
             down to one second (an incomplete 0 four times in a row); a piece still incomplete, or a later
-            page GitHub marks incomplete, is written and named on stderr, and the run ends with status 1. A split spends at most
+            page GitHub marks incomplete, is written and named on stderr, and the run ends with status 1. A
+            piece that ends with fewer accounts than its count (GitHub's results moved between its pages) is
+            read again once, and the accounts it missed written after it; still short, it is named on stderr
+            and the run ends with status 1. A split spends at most
             10,000 search queries, counts and pages alike (about five and a half hours at 30 a minute): at
             the cap it stops with status 1 and says so. A split that stops (Ctrl-C, a failure) cannot go on
             where it stopped: a rerun starts again from the first piece, so write it to a new file. A
