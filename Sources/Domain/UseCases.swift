@@ -4,7 +4,7 @@ package enum UserReference: Sendable, Hashable {
     case id(Int64)
 }
 
-/// Fetches several profiles concurrently, at most `concurrency` at a time, and returns them in the order asked.
+/// Fetches several profiles concurrently, at most `concurrency` at a time, and hands them on in the order asked.
 package struct GetUsersUseCase: Sendable {
     private let repository: any UsersRepository
 
@@ -16,35 +16,79 @@ package struct GetUsersUseCase: Sendable {
         await execute(logins.map(UserReference.login), concurrency: concurrency)
     }
 
+    /// Every result, in the order asked.
     package func execute(_ references: [UserReference], concurrency: Int) async -> [Result<User, DomainError>] {
+        var results: [Result<User, DomainError>] = []
+        results.reserveCapacity(references.count)
+        await execute(references, concurrency: concurrency) { result in
+            results.append(result)
+            return true
+        }
+        return results
+    }
+
+    /// How far past the result awaited a lookup may start, for each one in flight: the results held until those
+    /// before them come are at most `concurrency` times this many, however many are asked.
+    package static let aheadPerLookup = 8
+
+    /// Each result handed to `deliver` in the order asked, as soon as it and every one before it are in, so that
+    /// a caller can write each and let it go. At most `concurrency` lookups are in flight, and none starts more
+    /// than `concurrency × aheadPerLookup` past the one awaited: one slow lookup holds up the start of others
+    /// rather than letting the results after it pile up. `deliver` returns false to stop: nothing more is asked,
+    /// the lookups in flight are cancelled, and nothing more is delivered.
+    package func execute(
+        _ references: [UserReference], concurrency: Int, deliver: (Result<User, DomainError>) -> Bool
+    ) async {
         // One lookup needs no task group: it is fetched here, in the caller's task.
-        // The fetch finishes before the array is built (see the group's comment below).
+        // The fetch finishes before the result is handed on (see the group's comment below).
         if references.count == 1 {
-            let user: User
-            do throws(DomainError) {
-                user = try await repository.user(references[0])
-            } catch {
-                return [.failure(error)]
-            }
-            return [.success(user)]
+            let result = await Self.fetch(references[0], from: repository)
+            _ = deliver(result)
+            return
         }
         let width = max(1, concurrency)
-        var results = [Result<User, DomainError>?](repeating: nil, count: references.count)
+        let ahead = width * Self.aheadPerLookup
+        // Results in before one asked earlier, by index; `awaited` is the index `deliver` waits for.
+        var waiting: [Int: Result<User, DomainError>] = [:]
+        var awaited = 0
+        var stopped = false
         await withTaskGroup(of: (Int, Result<User, DomainError>).self) { group in
             let repository = self.repository
             // Once GitHub says the rate limit is spent, no lookup is sent into it: each one left gets that answer
             // (before: every login was asked, all refused, which GitHub warns can get an integration banned).
             var spent: DomainError?
+            var inFlight = 0
+            // Takes a result in, and hands on every one now in order; false once `deliver` said stop.
+            func take(_ index: Int, _ result: Result<User, DomainError>) -> Bool {
+                waiting[index] = result
+                while let next = waiting.removeValue(forKey: awaited) {
+                    awaited += 1
+                    guard deliver(next) else { return false }
+                }
+                return true
+            }
             for (index, reference) in references.enumerated() {
-                // At most `width` in flight: each lookup past the first `width` starts as one finishes.
-                if index >= width, let finished = await group.next() {
-                    results[finished.0] = finished.1
-                    spent = spent ?? finished.1.spentLimit
+                // At most `width` in flight, and none started `ahead` or more past the result awaited.
+                while inFlight >= width || (inFlight > 0 && index - awaited >= ahead) {
+                    guard let next = await group.next() else { break }
+                    let (finished, result) = next
+                    inFlight -= 1
+                    spent = spent ?? result.spentLimit
+                    guard take(finished, result) else {
+                        stopped = true
+                        group.cancelAll()
+                        return
+                    }
                 }
                 if let spent {
-                    results[index] = .failure(spent)
+                    guard take(index, .failure(spent)) else {
+                        stopped = true
+                        group.cancelAll()
+                        return
+                    }
                     continue
                 }
+                inFlight += 1
                 group.addTask {
                     // The fetch finishes before any part of the returned tuple is built. Swift 6.3.1's optimiser
                     // (LLVM dead-store elimination on async functions) drops the store of `index` when the tuple
@@ -53,11 +97,19 @@ package struct GetUsersUseCase: Sendable {
                     return (index, result)
                 }
             }
-            for await (index, result) in group {
-                results[index] = result
+            for await (finished, result) in group where !stopped {
+                if !take(finished, result) {
+                    stopped = true
+                    group.cancelAll()
+                }
             }
         }
-        return results.map { $0 ?? .failure(.cancelled) }
+        // A lookup the group never finished (none should be) is said as cancelled, in its place.
+        while !stopped, awaited < references.count {
+            let next = waiting.removeValue(forKey: awaited) ?? .failure(.cancelled)
+            awaited += 1
+            stopped = !deliver(next)
+        }
     }
 
     /// One profile as a value: every `await` happens before the result is assembled (see `execute`).

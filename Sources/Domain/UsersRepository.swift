@@ -82,6 +82,14 @@ extension UsersRepository {
     package func users(_ references: [UserReference], concurrency: Int) async -> [Result<User, DomainError>] {
         await GetUsersUseCase(repository: self).execute(references, concurrency: concurrency)
     }
+
+    /// The same profiles, each handed to `deliver` in the order asked as soon as those before it are in, so that
+    /// a caller holds a window of them, not all; `deliver` returns false to stop the lookups.
+    package func users(
+        _ references: [UserReference], concurrency: Int, deliver: (Result<User, DomainError>) -> Bool
+    ) async {
+        await GetUsersUseCase(repository: self).execute(references, concurrency: concurrency, deliver: deliver)
+    }
 }
 
 /// Which side of the follow graph to list.

@@ -49,22 +49,11 @@ extension ResourceLoad {
         }
         if !values.isEmpty || failures.isEmpty || standsForNone {
             // A `--fields` path the object lacks is said before the blank it leaves, as a list's first record does.
-            if context.render.fields != nil, let record = values.first as? any JSONRecord {
-                let writer = RecordStreamWriter<RawJSON>(context: context.render, columns: [])
-                // Every column such a path: every row would be blank, so nothing is written (exit 1), and the
-                // lookups that failed are still said.
-                if refusingBlankRows, writer.everyPathGoesWrong(in: record.raw) {
-                    for warning in writer.pathWarnings(for: record.raw, stopping: true) { context.io.writeErr(warning) }
-                    let error = DomainError.refused(
-                        "the account GitHub sent has nothing at "
-                            + (context.render.fields ?? []).joined(separator: ", ")
-                            + ", so every row would be blank: check the part after the dot (--format json shows what "
-                            + "it holds)")
-                    context.io.writeErr(context.presenter.present(error).message)
-                    say(failures, to: context)
-                    return .failed(error)
-                }
-                for warning in writer.pathWarnings(for: record.raw) { context.io.writeErr(warning) }
+            if let record = values.first as? any JSONRecord,
+                let refusal = ResourceReport.checkFields(of: record, refusing: refusingBlankRows, context)
+            {
+                ResourceReport.say(failures, to: context)
+                return .failed(refusal)
             }
             do {
                 try context.io.out.write(output)
@@ -72,7 +61,7 @@ extension ResourceLoad {
                 // The lookups that failed are still said, and a reader that left (`| head`) does not make them a
                 // success: `show nosuchzz octocat` into a closed pipe was exit 0 with nothing said.
                 let outcome = CommandOutcome.writeFailed(error, io: context.io)
-                say(failures, to: context)
+                ResourceReport.say(failures, to: context)
                 guard outcome == .outputClosed, !failures.isEmpty else { return outcome }
                 return .partial(failures: failures, successes: values.count)
             }
@@ -82,7 +71,7 @@ extension ResourceLoad {
         {
             context.io.writeErr(line + "\n")
         }
-        say(failures, to: context)
+        ResourceReport.say(failures, to: context)
         if context.io.stderrIsTTY, let line = closingLine {
             context.io.writeErr(line)
         }
@@ -90,9 +79,29 @@ extension ResourceLoad {
     }
 }
 
-extension ResourceLoad {
+/// What a command that reads whole resources says of its first record and of its failures, whether it writes
+/// them all at once (`ResourceLoad.write`) or one by one as they come (`ProfileStream`).
+enum ResourceReport {
+    /// Warns of each `--fields` path `record` (the first one written) lacks. Where every column is such a path,
+    /// every row would be blank: with `refusing`, nothing is to be written, and the refusal is said and returned
+    /// (exit 1); without (`me edit`'s record of a write made), its paths are warned of only.
+    static func checkFields(of record: any JSONRecord, refusing: Bool, _ context: CommandContext) -> DomainError? {
+        guard context.render.fields != nil else { return nil }
+        let writer = RecordStreamWriter<RawJSON>(context: context.render, columns: [])
+        guard refusing, writer.everyPathGoesWrong(in: record.raw) else {
+            for warning in writer.pathWarnings(for: record.raw) { context.io.writeErr(warning) }
+            return nil
+        }
+        for warning in writer.pathWarnings(for: record.raw, stopping: true) { context.io.writeErr(warning) }
+        let error = DomainError.refused(
+            "the account GitHub sent has nothing at " + (context.render.fields ?? []).joined(separator: ", ")
+                + ", so every row would be blank: check the part after the dot (--format json shows what it holds)")
+        context.io.writeErr(context.presenter.present(error).message)
+        return error
+    }
+
     /// Each failure on stderr; one that every lookup met (a spent rate limit, say) once, not once per login.
-    fileprivate func say(_ failures: [DomainError], to context: CommandContext) {
+    static func say(_ failures: [DomainError], to context: CommandContext) {
         var said: Set<String> = []
         let presenter = context.presenter.heldAtNow()
         for failure in failures {

@@ -26,6 +26,8 @@ struct CommandHarness {
     static let requestID = ("X-GitHub-Request-Id", "CF25:41C0:C9E976")
 
     let http = StubTransport()
+    /// What the run has written to stdout so far, for an answer to look at mid-run (whether output streams).
+    let stdoutSoFar = OutputProbe()
     /// What the run logged (a warning goes to stderr in the live wiring).
     let log = InMemoryLogHandler()
     var environment: [String: String] = [:]
@@ -63,6 +65,7 @@ struct CommandHarness {
         var variables = environment
         variables["XDG_CACHE_HOME"] = cache.path
         let (io, out, err) = IOStreams.test(stdoutTTY: stdoutTTY, stderrTTY: stderrTTY, width: width)
+        stdoutSoFar.attach(out)
         let transport = http.transport
         var app = AppEnvironment(
             io: io,
@@ -88,6 +91,24 @@ struct CommandHarness {
             Issue.record(Comment(rawValue: problem), sourceLocation: sourceLocation)
         }
         return Outcome(status: status, out: out.text, err: err.text)
+    }
+}
+
+/// A run's stdout as it stands, once the run has begun.
+final class OutputProbe: @unchecked Sendable {
+    private let lock = NSLock()
+    private var output: CapturedOutput?
+
+    func attach(_ output: CapturedOutput) { lock.withLock { self.output = output } }
+
+    var text: String { lock.withLock { output?.text ?? "" } }
+
+    /// A text kept from within an answer.
+    final class Seen: @unchecked Sendable {
+        private let lock = NSLock()
+        private var text = ""
+        var value: String { lock.withLock { text } }
+        func set(_ value: String) { lock.withLock { text = value } }
     }
 }
 

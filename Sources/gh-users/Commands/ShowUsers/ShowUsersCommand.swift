@@ -80,7 +80,8 @@ enum ShowUsersCommand {
         abstract: "Show the profile of one or more GitHub accounts (GET /users/{username}, GET /user/{id}).",
         usage: "gh-users show LOGIN... | - | --id N... [--concurrency N] [--via rest|graphql] [options]",
         discussion: """
-            Several logins are fetched concurrently and printed in the order given, each once. With --json,
+            Several logins are fetched concurrently and printed in the order given, each once, as soon as it
+            and those before it are in (a table of --fields waits for all, for its widths). With --json,
             one LOGIN gives GitHub's user object; several, or -, give an array. A login that does not exist is
             reported on stderr; the others are still printed, and the exit status is non-zero.
 
@@ -113,11 +114,11 @@ enum ShowUsersCommand {
     /// so): exit 5 alone does not say that the output is part of what was asked. Only where some were written:
     /// a write that failed or was refused says so itself, and none shown is said by the limit's message.
     fileprivate static func sayNotShown(
-        _ results: [Result<User, DomainError>], shown: Int, outcome: CommandOutcome, _ context: CommandContext
+        _ stream: ProfileStream, of asked: Int, outcome: CommandOutcome, _ context: CommandContext
     ) {
-        guard results.contains(where: { $0.spentLimit != nil }), shown > 0, case .partial = outcome else { return }
+        guard stream.limitSpent, stream.shown > 0, case .partial = outcome else { return }
         context.io.writeErr(
-            "gh-users: \(results.count - shown) of \(results.count) accounts were not shown: the rate limit stopped "
+            "gh-users: \(asked - stream.shown) of \(asked) accounts were not shown: the rate limit stopped "
                 + "the lookups; ask for them again once it lifts\n")
     }
 
@@ -188,17 +189,18 @@ extension ShowUsersOptions: GitHubCommand {
                 "gh-users: note: \(again) \(again == 1 ? "login or id repeats" : "logins or ids repeat") an account "
                     + "named before; each account is shown once, where first named\n")
         }
+        // Each profile is written as it and those before it come: the run holds a window of them, not all.
+        var stream = ProfileStream(context, asArray: asArray, standsForNone: document)
         guard source == .graphql else {
-            let results = await github.users(references, concurrency: concurrency)
-            // Only a failure is looked at again: a login of digits that no account has gets the id hint.
-            let load = ResourceLoad(
-                zip(references, results).map { reference, result in
-                    result.mapError { ShowUsersCommand.hintingID($0, for: reference) }
-                })
-            let outcome = load.write(
-                ShowUsersRenderer.render(load.values, asArray: asArray, context: context.render), to: context,
-                standsForNone: document)
-            ShowUsersCommand.sayNotShown(results, shown: load.values.count, outcome: outcome, context)
+            var index = 0
+            await github.users(references, concurrency: concurrency) { result in
+                // Only a failure is looked at again: a login of digits that no account has gets the id hint.
+                let reference = references[index]
+                index += 1
+                return stream.take(result.mapError { ShowUsersCommand.hintingID($0, for: reference) })
+            }
+            let outcome = stream.finish()
+            ShowUsersCommand.sayNotShown(stream, of: references.count, outcome: outcome, context)
             return outcome
         }
         // The parser refuses --id with --via graphql, so every reference is a login.
@@ -207,14 +209,13 @@ extension ShowUsersOptions: GitHubCommand {
             return nil
         }
         let lookups = ProfileSource.graphQLProfiles(github, concurrency: concurrency)
-        let results = await lookups.execute(logins)
+        for result in await lookups.execute(logins) {
+            guard stream.take(result) else { break }
+        }
         let statistics = lookups.statistics
-        let load = ResourceLoad(
-            results, closingLine: statistics.requests > 0 ? ProfileSource.closingLine(statistics) : nil)
-        let outcome = load.write(
-            ShowUsersRenderer.render(load.values, asArray: asArray, context: context.render), to: context,
-            standsForNone: document)
-        ShowUsersCommand.sayNotShown(results, shown: load.values.count, outcome: outcome, context)
+        let outcome = stream.finish(
+            closingLine: statistics.requests > 0 ? ProfileSource.closingLine(statistics) : nil)
+        ShowUsersCommand.sayNotShown(stream, of: logins.count, outcome: outcome, context)
         return outcome
     }
 }

@@ -1,0 +1,103 @@
+import AtomicCore
+import Domain
+
+/// `show`'s output as the lookups come in, in the order asked: each profile is written as soon as it and those
+/// before it are in, so the run holds a window of profiles rather than all of them, and a reader sees the first
+/// at once. What failed is said after the output, and the run summed up, as `ResourceLoad.write` does for a
+/// command that writes its resources at once.
+///
+/// A table of `--fields` is the exception: its columns are as wide as its widest cell, so its rows are held and
+/// written at the end, as before.
+struct ProfileStream {
+    private let context: CommandContext
+    private let asArray: Bool
+    /// A document even when no profile is found (`[]`, csv's header).
+    private let standsForNone: Bool
+    private var writer: RecordStreamWriter<User>
+    /// The rows of a `--fields` table, held for its widths.
+    private var held: [User] = []
+    private var failures: [DomainError] = []
+    /// The results taken, found or not.
+    private(set) var taken = 0
+    private(set) var shown = 0
+    /// A spent rate limit stopped the lookups.
+    private(set) var limitSpent = false
+    /// Why the output stopped early: its `--fields` refused, or its reader gone.
+    private var stopped: CommandOutcome?
+
+    init(_ context: CommandContext, asArray: Bool, standsForNone: Bool) {
+        self.context = context
+        self.asArray = asArray
+        self.standsForNone = standsForNone
+        writer = RecordStreamWriter(context: context.render, columns: ShowUsersRenderer.columns)
+    }
+
+    private var holdsRows: Bool { context.render.format == .table && context.render.fields != nil }
+
+    /// The next result in the order asked: a profile written, a failure kept to be said at the end. False once
+    /// nothing more is wanted: the first profile showed every `--fields` path wrong, or the output is gone.
+    mutating func take(_ result: Result<User, DomainError>) -> Bool {
+        taken += 1
+        let user: User
+        switch result {
+        case .failure(let error):
+            failures.append(error)
+            limitSpent = limitSpent || result.spentLimit != nil
+            return true
+        case .success(let found):
+            user = found
+        }
+        if shown == 0, let refusal = ResourceReport.checkFields(of: user, refusing: true, context) {
+            stopped = .failed(refusal)
+            return false
+        }
+        shown += 1
+        let output: [UInt8]
+        switch context.render.format {
+        case .json where !asArray:
+            output = ShowUsersRenderer.render([user], asArray: false, context: context.render)
+        case .table where context.render.fields == nil:
+            output = Array(((shown > 1 ? "\n" : "") + ShowUsersRenderer.profile(user, context: context.render)).utf8)
+        case _ where holdsRows:
+            held.append(user)
+            return true
+        default:
+            output = writer.render([user])
+        }
+        return write(output)
+    }
+
+    /// Closes the document (a JSON array's end, csv's header when nothing was found, a held table), says each
+    /// failure and, on a terminal, `closingLine`, and sums the run up.
+    mutating func finish(closingLine: String? = nil) -> CommandOutcome {
+        if stopped == nil, shown > 0 || failures.isEmpty || standsForNone {
+            let rest = holdsRows ? writer.render(held) : []
+            held = []
+            let closing = context.render.format == .json && !asArray ? [] : writer.finish(completed: true)
+            _ = write(rest + closing)
+        }
+        ResourceReport.say(failures, to: context)
+        switch stopped {
+        case .failed?:
+            return stopped ?? .success
+        case let outcome?:
+            // A reader that left (`| head`) does not make the lookups that failed a success.
+            guard outcome == .outputClosed, !failures.isEmpty else { return outcome }
+            return .partial(failures: failures, successes: shown)
+        case nil:
+            if context.io.stderrIsTTY, let line = closingLine { context.io.writeErr(line) }
+            return failures.isEmpty ? .success : .partial(failures: failures, successes: shown)
+        }
+    }
+
+    private mutating func write(_ output: [UInt8]) -> Bool {
+        guard !output.isEmpty else { return true }
+        do {
+            try context.io.out.write(output)
+            return true
+        } catch {
+            stopped = CommandOutcome.writeFailed(error, io: context.io)
+            return false
+        }
+    }
+}
