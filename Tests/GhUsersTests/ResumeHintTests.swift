@@ -17,6 +17,16 @@ struct ResumeHintTests {
 
     private enum HintError: Error { case notRunnable(String) }
 
+    /// The context of `invocation` run with stdout piped, as a crawl to a file runs.
+    private func pipedContext(_ invocation: Invocation) -> CommandContext {
+        CommandContext(
+            io: IOStreams.test().0,
+            render: RenderContext.resolve(requested: nil, isTTY: false, colorEnabled: false, width: 80, now: .now),
+            presenter: ErrorPresenter(now: .now, hasToken: false),
+            common: invocation.common
+        )
+    }
+
     /// Without --state the hint moves --since to the last id; with it, the hint is the command as given, since the
     /// state file says where to go on from.
     @Test(arguments: [
@@ -38,12 +48,7 @@ struct ResumeHintTests {
     func theHintRunsTheSameCommandFromTheLastID(line: [String], movesSince: Bool) throws {
         let original = try invocation(line)
         let options = try #require(original.options as? ListUsersOptions)
-        let context = CommandContext(
-            io: IOStreams.test().0,
-            render: RenderContext.resolve(requested: nil, isTTY: false, colorEnabled: false, width: 80, now: .now),
-            presenter: ErrorPresenter(now: .now, hasToken: false),
-            common: original.common
-        )
+        let context = pipedContext(original)
         // A line before the hint may say where its output should go (JSON).
         let hint = try #require(ListUsersCommand.resumeHint(after: 4242, options, context).split(separator: "\n").last)
         #expect(hint.hasPrefix(movesSince ? "To continue from here: " : "To continue from here, run it again"))
@@ -60,6 +65,32 @@ struct ResumeHintTests {
     /// A csv crawl to stdout would repeat its header where its rerun is appended (`>> u.csv`): to a file, the rest
     /// goes there by `--output`, which writes no header into a file that holds records; to a pipe, a line says to
     /// leave the header out. Before: only the `--since` hint, and a second header in the middle of the file.
+    /// An `--offline` crawl stopped at a page the cache does not have: the same line would stop there again, so the
+    /// hint leaves --offline out and says why (helper-231; before, it kept --offline). Stopped otherwise, an
+    /// offline crawl's hint stays offline.
+    @Test func anOfflineCrawlStoppedAtAPageNotCachedGoesOnOnline() throws {
+        let original = try invocation(["list", "--since", "7", "--format", "ndjson", "--offline", "--limit", "500"])
+        let options = try #require(original.options as? ListUsersOptions)
+        let context = pipedContext(original)
+        let hint = CrawlResumeHint(requested: options, context: context)
+        let stopped = hint.hint(
+            afterID: 4242, written: 200, stoppedBy: .notCached(resource: "GET /users?since=4242&per_page=100"))
+        let lines = stopped.split(separator: "\n").map(String.init)
+        #expect(
+            lines.first == "That page is not in the cache, so the line below leaves --offline out: it reads GitHub.")
+        let command = try #require(lines.last?.split(separator: ": ", maxSplits: 1).last.map(String.init))
+        var online = original.common
+        online.cacheMode = .readWrite
+        var expected = options
+        expected.since = 4242
+        expected.paging.limit = .count(300)
+        #expect(
+            try invocation(Array(ShellWords.split(command).dropFirst()))
+                == Command(ListUsersOptions.self).invocation(expected, online))
+        let otherwise = hint.hint(afterID: 4242, written: 200, stoppedBy: .network("connection reset"))
+        #expect(otherwise.hasSuffix(" --offline") && !otherwise.contains("not in the cache"), "\(otherwise)")
+    }
+
     @Test(arguments: [nil, "/data/u.csv"])
     func aCSVCrawlToStdoutIsNotContinuedWithASecondHeader(file: String?) throws {
         let original = try invocation(["list", "--all", "--format", "csv"])

@@ -7,6 +7,9 @@ import Foundation
 /// when the run reached its limit and more is to come.
 protocol ResumeHint: Sendable {
     func hint(afterID id: Int64, written: Int?) -> String
+    /// The hint after a run that `error` stopped, which may change what the rerun needs (a page `--offline` did
+    /// not have).
+    func hint(afterID id: Int64, written: Int?, stoppedBy error: DomainError) -> String
     /// Whether the rerun cuts the output back to its last whole record itself (`--state` with `--output`), so a
     /// record cut short by a failed write needs no hand.
     var rerunCutsOutputBack: Bool { get }
@@ -19,6 +22,10 @@ protocol ResumeHint: Sendable {
 }
 
 extension ResumeHint {
+    func hint(afterID id: Int64, written: Int?, stoppedBy error: DomainError) -> String {
+        hint(afterID: id, written: written)
+    }
+
     var rerunCutsOutputBack: Bool { false }
     var resumedAfter: Int64? { nil }
     var appendedFile: String? { nil }
@@ -310,7 +317,7 @@ struct ListStream<Item: ListedItem> {
         try? io.out.write(output.writer.finish(completed: false, begun: output.pageCame))
         var message = command.presenter.present(error).message
         if let resume, let id = output.lastWritten?.listedID ?? resume.resumedAfter {
-            message += resume.hint(afterID: id, written: output.written) + "\n"
+            message += resume.hint(afterID: id, written: output.written, stoppedBy: error) + "\n"
         } else if output.written > 0 {
             // Exit 1 alone did not tell a person that what came is part of the list.
             message +=

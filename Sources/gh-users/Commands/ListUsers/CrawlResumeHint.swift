@@ -1,13 +1,17 @@
 import AtomicCore
+import Domain
 
 extension ListUsersCommand {
     /// The command line that goes on after the last account written, with the user's output, paging, host and
     /// cache choices, so that running it continues the same output. Never a token: none is ever on the line.
     /// With `--state`, the command itself: the state file knows where to go on from. A run that stopped short of
     /// its `--limit` after writing `written` accounts asks only for the rest (`--limit 2000` stopped at 500:
-    /// `--limit 1500`), so that the run and its continuation write the number first asked for.
+    /// `--limit 1500`), so that the run and its continuation write the number first asked for. `leavingOffline`:
+    /// the run stopped at a page `--offline` did not have, which the same line would stop at again, so the
+    /// rerun reads GitHub, and says so.
     static func resumeHint(
-        after lastID: Int64, written: Int? = nil, _ options: ListUsersOptions, _ context: CommandContext
+        after lastID: Int64, written: Int? = nil, _ options: ListUsersOptions, _ context: CommandContext,
+        leavingOffline: Bool = false
     ) -> String {
         var paging = options.paging
         if let written, case .count(let limit) = paging.limit, written > 0, written < limit {
@@ -27,8 +31,13 @@ extension ListUsersCommand {
         for option in [since, state, until, output] { words += option.words(resuming: resumed) }
         words += PagingGroup.declared.arguments(paging)
         words += ProfileGroup.declared.arguments(options.profiles)
-        words += CommonOptions.arguments(context.common)
+        var common = context.common
         var lines: [String] = []
+        if leavingOffline, common.cacheMode == .offline {
+            common.cacheMode = .readWrite
+            lines.append("That page is not in the cache, so the line below leaves --offline out: it reads GitHub.")
+        }
+        words += CommonOptions.arguments(common)
         var command = ShellWord.line(words)
         if options.statePath == nil {
             if context.common.format == .json, !context.render.isTTY {
@@ -65,6 +74,11 @@ struct CrawlResumeHint: ResumeHint {
 
     func hint(afterID id: Int64, written: Int?) -> String {
         ListUsersCommand.resumeHint(after: id, written: written, requested, context)
+    }
+
+    func hint(afterID id: Int64, written: Int?, stoppedBy error: DomainError) -> String {
+        guard case .notCached = error else { return hint(afterID: id, written: written) }
+        return ListUsersCommand.resumeHint(after: id, written: written, requested, context, leavingOffline: true)
     }
 
     /// The state records the output's length, and the rerun cuts the file back to it.
