@@ -310,15 +310,23 @@ struct SplitIncompleteCommandTests {
 /// counted 250. A page that `shifts` is served as if account 1 were gone, so a second page starts at 102 and 101 is
 /// on no page (helper-232's hostile server lost 5 of 3,000 accounts this way, with exit 0).
 struct SplitShiftCommandTests {
-    private static func script(shifts: @escaping @Sendable (_ page: Int, _ index: Int) -> Bool) -> ScriptedAnswers {
+    /// `loops`: the page links to itself rather than to the next. `endless`: the list never ends, each page past
+    /// its last serving that last page again and linking on.
+    private static func script(
+        shifts: @escaping @Sendable (_ page: Int, _ index: Int) -> Bool,
+        loops: @escaping @Sendable (_ page: Int, _ index: Int) -> Bool = { _, _ in false },
+        endless: @escaping @Sendable (_ index: Int) -> Bool = { _ in false }
+    ) -> ScriptedAnswers {
         ScriptedAnswers { target, index in
             let number =
                 URLComponents(string: target)?.queryItems?.first { $0.name == "page" }.flatMap { Int($0.value ?? "") }
                 ?? 1
             let listed = shifts(number, index) ? Array(2...250) : Array(1...250)
             let query = target.split(separator: "?")[1].split(separator: "&page=")[0]
-            let next = listed.count > number * 100 ? "/search/users?\(query)&page=\(number + 1)" : nil
-            var answer = ScriptedAnswers.page(listed.dropFirst((number - 1) * 100).prefix(100), next: next)
+            let following = loops(number, index) ? number : number + 1
+            let more = listed.count > number * 100 || endless(index)
+            let next = more ? "/search/users?\(query)&page=\(following)" : nil
+            var answer = ScriptedAnswers.page(listed.dropFirst(min(number - 1, 2) * 100).prefix(100), next: next)
             answer.body = #"{"total_count":250,"incomplete_results":false,"items":\#(answer.body)}"#
             return answer
         }
@@ -352,6 +360,28 @@ struct SplitShiftCommandTests {
                 "gh-users: --split could not read 1 piece in full (named above): GitHub's results moved between "
                     + "pages, so some accounts may be missing; run the search again later, to a new file.\n"),
             "\(result.err)")
+    }
+
+    /// Read again, the second page links to itself (helper-234's server): the re-read ends there rather than
+    /// going round until the query cap, and the piece, still short, is named. Before: 2,704 requests in 120 s.
+    @Test func aReReadWhoseLinkGoesRoundEndsAndTheShortPieceIsNamed() async throws {
+        let github = Self.script(shifts: { page, _ in page == 2 }, loops: { page, index in page == 2 && index >= 3 })
+        let result = await github.run(["search", "type:user", "--split", "--all", "--format", "ndjson"])
+        #expect(result.status == 1, "\(result.err)")
+        #expect(ids(result.out) == Array(1...100) + Array(102...250))
+        #expect(github.searches.count == 5)
+        #expect(result.err.contains(" read twice: 249 of the 250 accounts it counted were found"), "\(result.err)")
+    }
+
+    /// Read again, the piece never ends (each page links to a new one): the re-read stops after the 10 pages
+    /// GitHub serves of one query (1,000 results), and the piece is named.
+    @Test func aReReadThatNeverEndsStopsAtWhatOneQueryServes() async throws {
+        let github = Self.script(shifts: { page, _ in page == 2 }, endless: { index in index >= 3 })
+        let result = await github.run(["search", "type:user", "--split", "--all", "--format", "ndjson"])
+        #expect(result.status == 1, "\(result.err)")
+        #expect(ids(result.out) == Array(1...100) + Array(102...250))
+        #expect(github.searches.count == 3 + 10)
+        #expect(result.err.contains(" read twice: 249 of the 250 accounts it counted were found"), "\(result.err)")
     }
 }
 

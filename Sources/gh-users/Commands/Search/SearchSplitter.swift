@@ -48,8 +48,12 @@ final class SplitUserSearch: PageSource, @unchecked Sendable {
     /// The piece counted in full being read: the ids its pages brought, held against its count when it ends, and
     /// whether this is its second read.
     private var tally: (range: CreatedRange, total: Int, ids: Set<Int64>, again: Bool)?
-    /// The piece being read again, and GitHub's link to its next page (nil before its first).
-    private var rereading: (range: CreatedRange, list: ListResource<User>, next: PageCursor?)?
+    /// The piece being read again: GitHub's link to its next page (nil before its first), the links it followed
+    /// and the pages it read, which end it when they go round in circles or past what one query serves.
+    private var rereading:
+        (
+            range: CreatedRange, list: ListResource<User>, next: PageCursor?, followed: URLDigests, pages: Int
+        )?
     /// Markers handed out while a piece is read again, so that no two are alike.
     private var rereadPages = 0
     /// A note for each piece still short of its count when read again.
@@ -113,7 +117,9 @@ final class SplitUserSearch: PageSource, @unchecked Sendable {
     /// The next page of the piece being read again, with only the accounts its first read missed (a page of none
     /// would stop the view model, as a server going round in circles does, so such pages are read through); nil
     /// when no piece is being read again, or once it ends. Its pages are handed on under markers of this type's
-    /// own, since GitHub's links are those the first read followed.
+    /// own, since GitHub's links are those the first read followed, so the view model's checks do not see its
+    /// links: a link back to one it followed, or more pages than GitHub serves of one query (1,000 results), ends
+    /// it, and the piece is judged by what it found (a review's server linked a page to itself: 2,704 requests).
     private func readAgain() async throws(DomainError) -> Page<User>? {
         while let again = withLock({ rereading }) {
             try checkCap()
@@ -130,8 +136,12 @@ final class SplitUserSearch: PageSource, @unchecked Sendable {
                     tally?.total = total
                 }
                 let fresh = page.items.filter { tally?.ids.insert($0.id).inserted ?? true }
-                if let link = page.next, !page.items.isEmpty {
+                let pagesAtMost = (UserSearchQuery.maximumResults + perPage - 1) / max(1, perPage)
+                if let link = page.next, !page.items.isEmpty, again.pages + 1 < pagesAtMost,
+                    rereading?.followed.insert(link.url) == true
+                {
                     rereading?.next = link
+                    rereading?.pages += 1
                 } else {
                     rereading = nil
                     endPiece(again.list)
@@ -233,7 +243,7 @@ final class SplitUserSearch: PageSource, @unchecked Sendable {
         }
         if !ended.again {
             tally?.again = true
-            rereading = (ended.range, list, nil)
+            rereading = (ended.range, list, nil, URLDigests(), 0)
             return
         }
         tally = nil
