@@ -103,7 +103,8 @@ struct TransportEndToEndTests {
     }
 
     /// `show` looks up its logins concurrently: every one refused at once, run after run of the binary users
-    /// run, ends with one message and exit 1, never a hang or a crash; its json is still one document, `[]`.
+    /// run, ends with one message (naming the first five) and exit 1, never a hang or a crash; its json is still one
+    /// document, `[]`.
     @Test func concurrentLookupsRedirectedElsewhereAreRefusedRunAfterRun() async throws {
         let elsewhere = try raw("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n", body: #"{"login":"x","id":1}"#)
         defer { elsewhere.stop() }
@@ -118,7 +119,8 @@ struct TransportEndToEndTests {
             #expect(
                 result.stderr
                     == "gh-users: network error: the server redirected to another server, \(elsewhere.baseURL), "
-                    + "so it was not followed\n", "run \(run)")
+                    + "so it was not followed (looking up 'user1', 'user2', 'user3', 'user4', 'user5' and 3 more)\n",
+                "run \(run)")
         }
         #expect(elsewhere.requests.isEmpty)
     }

@@ -115,6 +115,27 @@ struct ShowCommandTests {
         #expect(seenAtTheLast.value.hasPrefix("user1\nuser2\n"), "\(seenAtTheLast.value)")
     }
 
+    /// A network failure names no account: alike ones are said once, naming the accounts they were for (helper-234:
+    /// two hung logins gave two identical lines that named neither). A 404 names its own.
+    @Test func aNetworkFailureNamesTheAccountsItWasFor() async {
+        let harness = CommandHarness()
+        harness.expect("GET /users/octocat", body: "users-get-by-username")
+        harness.http.fail("https://api.github.com/users/hang1", with: .timedOut)
+        harness.http.fail("https://api.github.com/users/hang2", with: .timedOut)
+        harness.expect("GET /users/nosuch-zz", status: 404, body: "error-404")
+        let run = await harness.run(
+            [
+                "show", "hang1", "octocat", "hang2", "nosuch-zz", "--format", "tsv", "--fields", "login", "--retries",
+                "0",
+            ])
+        #expect(run.status == 1)
+        #expect(run.out == "octocat\n")
+        let lines = run.err.split(separator: "\n")
+        #expect(lines.filter { $0.hasPrefix("gh-users: network error: ") }.count == 1, "\(run.err)")
+        #expect(run.err.contains(" (looking up 'hang1', 'hang2')\n"), "\(run.err)")
+        #expect(run.err.contains("no user 'nosuch-zz' (HTTP 404)"), "\(run.err)")
+    }
+
     @Test func everyFieldAPathThatGoesWrongIsExitOne() async {
         let harness = CommandHarness()
         harness.expect("GET /users/octocat", body: "users-get-by-username")

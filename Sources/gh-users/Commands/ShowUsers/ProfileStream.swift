@@ -17,6 +17,8 @@ struct ProfileStream {
     /// The rows of a `--fields` table, held for its widths.
     private var held: [User] = []
     private var failures: [DomainError] = []
+    /// The account each failure was for, as the user named it.
+    private var failed: [String] = []
     /// The results taken, found or not.
     private(set) var taken = 0
     private(set) var shown = 0
@@ -34,14 +36,16 @@ struct ProfileStream {
 
     private var holdsRows: Bool { context.render.format == .table && context.render.fields != nil }
 
-    /// The next result in the order asked: a profile written, a failure kept to be said at the end. False once
-    /// nothing more is wanted: the first profile showed every `--fields` path wrong, or the output is gone.
-    mutating func take(_ result: Result<User, DomainError>) -> Bool {
+    /// The next result in the order asked, for `account` (a login, or `#` and an id): a profile written, a failure
+    /// kept to be said at the end. False once nothing more is wanted: the first profile showed every `--fields`
+    /// path wrong, or the output is gone.
+    mutating func take(_ result: Result<User, DomainError>, for account: String) -> Bool {
         taken += 1
         let user: User
         switch result {
         case .failure(let error):
             failures.append(error)
+            failed.append(account)
             limitSpent = limitSpent || result.spentLimit != nil
             return true
         case .success(let found):
@@ -76,7 +80,7 @@ struct ProfileStream {
             let closing = context.render.format == .json && !asArray ? [] : writer.finish(completed: true)
             _ = write(rest + closing)
         }
-        ResourceReport.say(failures, to: context)
+        ResourceReport.say(taken > 1 ? namingAccounts() : failures, to: context)
         switch stopped {
         case .failed?:
             return stopped ?? .success
@@ -87,6 +91,29 @@ struct ProfileStream {
         case nil:
             if context.io.stderrIsTTY, let line = closingLine { context.io.writeErr(line) }
             return failures.isEmpty ? .success : .partial(failures: failures, successes: shown)
+        }
+    }
+
+    /// The failures to say, where a network failure, which names no account, names those it met: said once for
+    /// all alike, with up to five of their names (a review's two hung logins gave two identical lines that named
+    /// neither). The rest name their account themselves ("no user 'nf1'").
+    private func namingAccounts() -> [DomainError] {
+        var accounts: [String: [String]] = [:]
+        for (error, account) in zip(failures, failed) {
+            if case .network(let detail, _, _) = error { accounts[detail, default: []].append(account) }
+        }
+        var said: Set<String> = []
+        return failures.compactMap { error in
+            guard case .network(let detail, let advice, let requestID) = error else { return error }
+            guard said.insert(detail).inserted else { return nil }
+            let names = accounts[detail] ?? []
+            let shown =
+                names.prefix(5).map { "'\($0)'" }.joined(separator: ", ")
+                + (names.count > 5 ? " and \(names.count - 5) more" : "")
+            // After the first line: Data may add one that says what to check.
+            var lines = detail.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            lines[0] += " (looking up \(shown))"
+            return .network(lines.joined(separator: "\n"), advice: advice, requestID: requestID)
         }
     }
 

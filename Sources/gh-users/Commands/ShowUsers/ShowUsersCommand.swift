@@ -197,7 +197,8 @@ extension ShowUsersOptions: GitHubCommand {
                 // Only a failure is looked at again: a login of digits that no account has gets the id hint.
                 let reference = references[index]
                 index += 1
-                return stream.take(result.mapError { ShowUsersCommand.hintingID($0, for: reference) })
+                return stream.take(
+                    result.mapError { ShowUsersCommand.hintingID($0, for: reference) }, for: reference.named)
             }
             let outcome = stream.finish()
             ShowUsersCommand.sayNotShown(stream, of: references.count, outcome: outcome, context)
@@ -209,13 +210,23 @@ extension ShowUsersOptions: GitHubCommand {
             return nil
         }
         let lookups = ProfileSource.graphQLProfiles(github, concurrency: concurrency)
-        for result in await lookups.execute(logins) {
-            guard stream.take(result) else { break }
+        for (login, result) in zip(logins, await lookups.execute(logins)) {
+            guard stream.take(result, for: login.value) else { break }
         }
         let statistics = lookups.statistics
         let outcome = stream.finish(
             closingLine: statistics.requests > 0 ? ProfileSource.closingLine(statistics) : nil)
         ShowUsersCommand.sayNotShown(stream, of: logins.count, outcome: outcome, context)
         return outcome
+    }
+}
+
+extension UserReference {
+    /// The account as the user named it: its login, or `#` and its id.
+    fileprivate var named: String {
+        switch self {
+        case .login(let login): login.value
+        case .id(let number): "#\(number)"
+        }
     }
 }
