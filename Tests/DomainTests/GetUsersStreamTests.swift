@@ -57,26 +57,27 @@ struct GetUsersStreamTests {
 
     /// The first lookup hangs: no more than `concurrency × aheadPerLookup` lookups start past it, so the results
     /// held for it stay a window, and nothing is handed on out of order. Before (every result held to the end),
-    /// all 40 started. The bound is a hard one: with it, the count cannot pass 16 however long the wait; without
+    /// all started. The bound is a hard one: with it, the count cannot pass `ahead` however long the wait; without
     /// it, the yields below let the rest start.
     @Test func aSlowFirstLookupHoldsUpTheStartOfOthersNotTheirResults() async {
         let users = GatedUsers()
         let delivered = Delivered()
+        let ahead = 2 * GetUsersUseCase.aheadPerLookup
+        let count = ahead + 40
         let task = Task {
-            await GetUsersUseCase(repository: users).execute(references(40), concurrency: 2) { result in
+            await GetUsersUseCase(repository: users).execute(references(count), concurrency: 2) { result in
                 delivered.append(try? result.get().login)
                 return true
             }
         }
-        let ahead = 2 * GetUsersUseCase.aheadPerLookup
         while users.startedCount < ahead { await Task.yield() }
         for _ in 0..<2_000 { await Task.yield() }
         #expect(users.startedCount == ahead)
         #expect(delivered.logins.isEmpty)
         users.release()
         await task.value
-        #expect(users.startedCount == 40)
-        #expect(delivered.logins == (0..<40).map { "user\($0)" })
+        #expect(users.startedCount == count)
+        #expect(delivered.logins == (0..<count).map { "user\($0)" })
     }
 
     /// `deliver` saying stop ends the lookups: nothing more is handed on, and no lookup past the window starts.
@@ -84,7 +85,7 @@ struct GetUsersStreamTests {
         let users = GatedUsers()
         users.release()
         let delivered = Delivered()
-        await GetUsersUseCase(repository: users).execute(references(500), concurrency: 4) { result in
+        await GetUsersUseCase(repository: users).execute(references(1_000), concurrency: 4) { result in
             delivered.append(try? result.get().login)
             return delivered.logins.count < 3
         }
