@@ -250,6 +250,15 @@ struct OutputEndToEndTests {
 
     private func storeOf(_ folder: URL) -> URL { folder.appendingPathComponent("gh-users-responses") }
 
+    /// A store of the user's own with one 3-byte entry and no CACHEDIR.TAG, as an older gh-users left it.
+    private func unmarkedStore(in folder: URL, mode: mode_t) throws -> URL {
+        let store = storeOf(folder)
+        try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
+        #expect(chmod(store.path, mode) == 0)
+        try Data("old".utf8).write(to: store.appendingPathComponent("a.entry"))
+        return store
+    }
+
     @Test(arguments: [nil, "damaged", "Signature: 8a477f597d28d172789f06886806bc55\n# format 2\n"])
     func aDamagedMarkerIsRepairedOnceWithOneLine(marker: String?) async throws {
         try await withServer { server in
@@ -277,12 +286,27 @@ struct OutputEndToEndTests {
         }
     }
 
+    /// The temporary file of a write interrupted an hour ago goes with the entries, and stderr says so, as `cache
+    /// info` counts it (helper-231: before, it went without a word).
+    @Test func cacheClearSaysItRemovedOrphanedTemporaryFiles() async throws {
+        try await withFolder { folder in
+            let store = try unmarkedStore(in: folder, mode: 0o700)
+            let orphan = store.appendingPathComponent(".tmp-a-1-2")
+            try Data("cut".utf8).write(to: orphan)
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date().addingTimeInterval(-3_600)], ofItemAtPath: orphan.path)
+            let cleared = try await BinaryRunner.run(["cache", "clear", "--cache-dir", folder.path])
+            #expect(cleared.status == 0, "\(cleared.stderr)")
+            #expect(
+                cleared.stderr.hasSuffix(
+                    "Removed 1 entry (3 B) and 1 orphaned temporary file from '\(store.path)'\n"), "\(cleared.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: store.path) == ["CACHEDIR.TAG"])
+        }
+    }
+
     @Test func cacheClearRepairsAnUnmarkedStoreOfTheUsersOwn() async throws {
         try await withFolder { folder in
-            let store = storeOf(folder)
-            try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
-            #expect(chmod(store.path, 0o755) == 0)
-            try Data("old".utf8).write(to: store.appendingPathComponent("a.entry"))
+            let store = try unmarkedStore(in: folder, mode: 0o755)
             let cleared = try await BinaryRunner.run(["cache", "clear", "--cache-dir", folder.path])
             #expect(cleared.status == 0, "\(cleared.stderr)")
             #expect(cleared.stdout.isEmpty)

@@ -25,8 +25,8 @@ struct CacheCommand: LocalCommand, NestingCommand {
         discussion: """
             gh-users keeps each GitHub answer with its ETag and revalidates it on the next run: an unchanged
             answer (HTTP 304) costs a token no rate limit; a search, which GitHub sends uncached, is asked
-            again. cache info prints the cache's path, entries and size; cache clear removes every entry (stderr says
-            how many; with --json, or --format ndjson, csv or tsv, stdout gets path, removed_entries and
+            again. cache info prints the cache's path, entries and size; cache clear removes every entry and the
+            temporary files of interrupted writes (stderr says how many; with --json, or --format ndjson, csv or tsv, stdout gets path, removed_entries and
             removed_bytes), and repairs a store of yours whose CACHEDIR.TAG is
             missing, damaged or of another gh-users version. The size is bounded by GH_USERS_CACHE_SIZE
             (default 100MB); the entries GitHub least recently sent or confirmed go first (a read under
@@ -133,9 +133,14 @@ extension CacheOptions {
                 }
             case .clear:
                 let removed = try repository.clear()
+                // The temporary files an interrupted write left, old enough to be nobody's, went too: said, as
+                // `cache info` counts them (helper-231: they went without a word).
+                let orphans = removed.orphanedTemporaryFiles
                 io.writeErr(
                     "Removed \(Counted.text(removed.entries, "entry", plural: "entries")) "
-                        + "(\(CacheRenderer.size(removed.bytes))) from \(TerminalSanitizer.quotedPath(removed.path))\n"
+                        + "(\(CacheRenderer.size(removed.bytes)))"
+                        + (orphans > 0 ? " and \(Counted.text(orphans, "orphaned temporary file"))" : "")
+                        + " from \(TerminalSanitizer.quotedPath(removed.path))\n"
                 )
                 // Asked for a format (`--json`), a script gets what was removed as a record; else stdout stays
                 // empty, as it always was.
