@@ -59,12 +59,17 @@ package struct GetUsersUseCase: Sendable {
             // (before: every login was asked, all refused, which GitHub warns can get an integration banned).
             var spent: DomainError?
             var inFlight = 0
-            // Takes a result in, and hands on every one now in order; false once `deliver` said stop.
+            // Takes a result in, and hands on every one now in order; once `deliver` says stop, cancels the lookups
+            // in flight and returns false.
             func take(_ index: Int, _ result: Result<User, DomainError>) -> Bool {
                 waiting[index] = result
                 while let next = waiting.removeValue(forKey: awaited) {
                     awaited += 1
-                    guard deliver(next) else { return false }
+                    guard deliver(next) else {
+                        stopped = true
+                        group.cancelAll()
+                        return false
+                    }
                 }
                 return true
             }
@@ -75,18 +80,10 @@ package struct GetUsersUseCase: Sendable {
                     let (finished, result) = next
                     inFlight -= 1
                     spent = spent ?? result.spentLimit
-                    guard take(finished, result) else {
-                        stopped = true
-                        group.cancelAll()
-                        return
-                    }
+                    guard take(finished, result) else { return }
                 }
                 if let spent {
-                    guard take(index, .failure(spent)) else {
-                        stopped = true
-                        group.cancelAll()
-                        return
-                    }
+                    guard take(index, .failure(spent)) else { return }
                     continue
                 }
                 inFlight += 1
@@ -99,10 +96,7 @@ package struct GetUsersUseCase: Sendable {
                 }
             }
             for await (finished, result) in group where !stopped {
-                if !take(finished, result) {
-                    stopped = true
-                    group.cancelAll()
-                }
+                _ = take(finished, result)
             }
         }
         // A lookup the group never finished (none should be) is said as cancelled, in its place.

@@ -6,10 +6,9 @@ import Foundation
 /// of items this run wrote when it stopped short of its limit, so that the hint asks only for the rest; nil
 /// when the run reached its limit and more is to come.
 protocol ResumeHint: Sendable {
-    func hint(afterID id: Int64, written: Int?) -> String
-    /// The hint after a run that `error` stopped, which may change what the rerun needs (a page `--offline` did
-    /// not have).
-    func hint(afterID id: Int64, written: Int?, stoppedBy error: DomainError) -> String
+    /// `error`: what stopped the run, which may change what the rerun needs (a page `--offline` did not have);
+    /// nil where nothing went wrong with GitHub (the run reached its limit, or its output failed).
+    func hint(afterID id: Int64, written: Int?, stoppedBy error: DomainError?) -> String
     /// Whether the rerun cuts the output back to its last whole record itself (`--state` with `--output`), so a
     /// record cut short by a failed write needs no hand.
     var rerunCutsOutputBack: Bool { get }
@@ -22,10 +21,6 @@ protocol ResumeHint: Sendable {
 }
 
 extension ResumeHint {
-    func hint(afterID id: Int64, written: Int?, stoppedBy error: DomainError) -> String {
-        hint(afterID: id, written: written)
-    }
-
     var rerunCutsOutputBack: Bool { false }
     var resumedAfter: Int64? { nil }
     var appendedFile: String? { nil }
@@ -253,7 +248,7 @@ struct ListStream<Item: ListedItem> {
                     message += "Remove the unfinished last line from the output before you continue.\n"
                 }
             }
-            message += resume.hint(afterID: id, written: written) + "\n"
+            message += resume.hint(afterID: id, written: written, stoppedBy: nil) + "\n"
         }
         command.io.writeErr(message)
         return .stopped(.setupFailed)
@@ -298,7 +293,7 @@ struct ListStream<Item: ListedItem> {
                 var line = "Showing \(Counted.text(output.writer.recordsWritten, plural: noun))"
                 if let total = end.totalCount { line += " of \(total)" }
                 if let id = output.lastWritten?.listedID, let resume {
-                    line += ". " + resume.hint(afterID: id, written: nil)
+                    line += ". " + resume.hint(afterID: id, written: nil, stoppedBy: nil)
                 } else {
                     line += ". Use --limit N or --all for more."
                 }

@@ -72,13 +72,10 @@ struct CrawlResumeHint: ResumeHint {
     /// With `--state`, where the state stands: a run stopped before its first page still says to run it again.
     var resumedAfter: Int64?
 
-    func hint(afterID id: Int64, written: Int?) -> String {
-        ListUsersCommand.resumeHint(after: id, written: written, requested, context)
-    }
-
-    func hint(afterID id: Int64, written: Int?, stoppedBy error: DomainError) -> String {
-        guard case .notCached = error else { return hint(afterID: id, written: written) }
-        return ListUsersCommand.resumeHint(after: id, written: written, requested, context, leavingOffline: true)
+    func hint(afterID id: Int64, written: Int?, stoppedBy error: DomainError?) -> String {
+        var notCached = false
+        if case .notCached? = error { notCached = true }
+        return ListUsersCommand.resumeHint(after: id, written: written, requested, context, leavingOffline: notCached)
     }
 
     /// The state records the output's length, and the rerun cuts the file back to it.

@@ -16,9 +16,9 @@ struct ProfileStream {
     private var writer: RecordStreamWriter<User>
     /// The rows of a `--fields` table, held for its widths.
     private var held: [User] = []
-    private var failures: [DomainError] = []
-    /// The account each failure was for, as the user named it.
-    private var failed: [String] = []
+    /// Each failure, with the account it was for as the user named it.
+    private var failed: [(error: DomainError, account: String)] = []
+    private var failures: [DomainError] { failed.map(\.error) }
     /// The results taken, found or not.
     private(set) var taken = 0
     private(set) var shown = 0
@@ -44,8 +44,7 @@ struct ProfileStream {
         let user: User
         switch result {
         case .failure(let error):
-            failures.append(error)
-            failed.append(account)
+            failed.append((error, account))
             limitSpent = limitSpent || result.spentLimit != nil
             return true
         case .success(let found):
@@ -74,6 +73,7 @@ struct ProfileStream {
     /// Closes the document (a JSON array's end, csv's header when nothing was found, a held table), says each
     /// failure and, on a terminal, `closingLine`, and sums the run up.
     mutating func finish(closingLine: String? = nil) -> CommandOutcome {
+        let failures = failures
         if stopped == nil, shown > 0 || failures.isEmpty || standsForNone {
             let rest = holdsRows ? writer.render(held) : []
             held = []
@@ -99,11 +99,11 @@ struct ProfileStream {
     /// neither). The rest name their account themselves ("no user 'nf1'").
     private func namingAccounts() -> [DomainError] {
         var accounts: [String: [String]] = [:]
-        for (error, account) in zip(failures, failed) {
+        for (error, account) in failed {
             if case .network(let detail, _, _) = error { accounts[detail, default: []].append(account) }
         }
         var said: Set<String> = []
-        return failures.compactMap { error in
+        return failed.compactMap { error, _ in
             guard case .network(let detail, let advice, let requestID) = error else { return error }
             guard said.insert(detail).inserted else { return nil }
             let names = accounts[detail] ?? []

@@ -175,14 +175,9 @@ extension ShowUsersOptions: GitHubCommand {
         }
         // An account named twice (a login's case aside) is looked up and written once, where first named; a note
         // says so, since a script may have counted on a record per name.
-        var named: Set<String> = []
+        var seen: Set<String> = []
         let given = references.count
-        references = references.filter { reference in
-            switch reference {
-            case .login(let login): named.insert(login.value.lowercased()).inserted
-            case .id(let number): named.insert("#\(number)").inserted
-            }
-        }
+        references = references.filter { seen.insert($0.named.lowercased()).inserted }
         if references.count < given {
             let again = given - references.count
             context.io.writeErr(
