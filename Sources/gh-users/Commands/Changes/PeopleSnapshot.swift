@@ -23,6 +23,22 @@ struct PeopleSnapshot: Sendable, Equatable {
 
         enum CodingKeys: String, CodingKey { case id, login, role }
 
+        init(id: Int64, login: String, role: String? = nil, misnamed: Bool = false) {
+            (self.id, self.login, self.role, self.misnamed) = (id, login, role, misnamed)
+        }
+
+        /// A line's members as `SnapshotLines` reads them, nil where `JSONDecoder` is to decide: a role that
+        /// is neither a string nor null, no whole-number id or no string login.
+        init?(members: [String: JSONMemberReader.Value]) {
+            guard let id = SnapshotLines.integer(members["id"]), let login = SnapshotLines.string(members["login"])
+            else { return nil }
+            switch members["role"] {
+            case nil, .null?: self.init(id: id, login: login)
+            case .string(let role)?: self.init(id: id, login: login, role: role)
+            default: return nil
+            }
+        }
+
         /// What the reader refuses in an entry: written, it would make every later run refuse the file.
         var problem: String? {
             guard id > 0, !login.isEmpty else { return "a person whose id is not positive or whose login is empty" }
@@ -117,7 +133,7 @@ struct PeopleSnapshot: Sendable, Equatable {
 
     /// The snapshot a file holds, or why it is not one.
     static func decode(_ bytes: [UInt8]) -> Result<PeopleSnapshot, FileContentProblem> {
-        guard let fields = try? JSONDecoder().decode(Fields.self, from: Foundation.Data(bytes)) else {
+        guard let fields = Fields.read(bytes) else {
             return .failure(
                 FileContentProblem(
                     "does not hold \"version\" (\(Self.version)), \"api_url\" (a string or absent), \"command\", "
@@ -132,7 +148,8 @@ struct PeopleSnapshot: Sendable, Equatable {
         return .success(snapshot)
     }
 
-    private struct Fields: Decodable {
+    /// The file's fields, as `JSONDecoder` reads them.
+    struct Fields: Decodable, Equatable {
         let version: Int
         let command: String
         let of: String
@@ -141,12 +158,24 @@ struct PeopleSnapshot: Sendable, Equatable {
         /// Not in a file written before the API root was recorded.
         let apiURL: String?
         let filters: [String: String]
-        let people: [Entry]
+        var people: [Entry]
 
         enum CodingKeys: String, CodingKey {
             case version, command, of, filters, people
             case ownerID = "owner_id"
             case apiURL = "api_url"
+        }
+
+        /// The fields of a file, a line at a time where gh-users wrote it (`SnapshotLines`); nil for what
+        /// `JSONDecoder` refuses.
+        static func read(_ bytes: [UInt8]) -> Fields? {
+            SnapshotLines.decode(bytes, list: \.people, written: written, entry: Entry.init(members:))
+        }
+
+        /// The file gh-users writes for these fields with nobody in the list.
+        static func written(_ fields: Fields) -> [UInt8] {
+            let subject = Subject(command: fields.command, owner: fields.of, filters: fields.filters)
+            return PeopleSnapshot(subject: subject, people: [], ownerID: fields.ownerID, apiURL: fields.apiURL).encoded
         }
     }
 }

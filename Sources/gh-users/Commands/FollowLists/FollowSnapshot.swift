@@ -55,6 +55,17 @@ struct FollowSnapshot: Sendable, Equatable {
         let id: Int64
         let login: String
 
+        init(id: Int64, login: String) {
+            (self.id, self.login) = (id, login)
+        }
+
+        /// A line's members as `SnapshotLines` reads them; nil for no whole-number id or no string login.
+        init?(_ members: [String: JSONMemberReader.Value]) {
+            guard let id = SnapshotLines.integer(members["id"]), let login = SnapshotLines.string(members["login"])
+            else { return nil }
+            self.init(id: id, login: login)
+        }
+
         /// What the reader refuses in an account: written, it would make every later run refuse the file.
         var problem: String? {
             guard id > 0, !login.isEmpty else { return "an account whose id is not positive or whose login is empty" }
@@ -115,10 +126,10 @@ struct FollowSnapshot: Sendable, Equatable {
 
     /// The snapshot a file holds, or why it is not one.
     static func decode(_ bytes: [UInt8]) -> Result<FollowSnapshot, FileContentProblem> {
-        let data = Foundation.Data(bytes)
-        guard let fields = try? JSONDecoder().decode(Fields.self, from: data) else {
+        guard let fields = Fields.read(bytes) else {
             // Only to say why: another gh-users's snapshot, or a file of another kind.
-            if let header = try? JSONDecoder().decode(Header.self, from: data), let version = header.version,
+            if let header = try? JSONDecoder().decode(Header.self, from: Foundation.Data(bytes)),
+                let version = header.version,
                 version != Self.version, version != Self.loginOnlyVersion,
                 header.command.flatMap(UserRelation.init(rawValue:)) != nil
             {
@@ -171,7 +182,8 @@ struct FollowSnapshot: Sendable, Equatable {
             + "\"filter\" (a string or null) and \"accounts\" (a list of {\"id\": a whole number, "
             + "\"login\": a string})")
 
-    private struct Fields: Decodable {
+    /// The file's fields, as `JSONDecoder` reads them.
+    struct Fields: Decodable, Equatable {
         let version: Int
         let command: String
         /// Not in version 1.
@@ -179,9 +191,26 @@ struct FollowSnapshot: Sendable, Equatable {
         /// null in version 1 for the token's own account.
         let login: String?
         let filter: String?
-        let accounts: [Account]
+        var accounts: [Account]
         /// Not in a file written before the API root was recorded.
         let apiURL: String?
+
+        /// The fields of a file, a line at a time where gh-users wrote it (`SnapshotLines`); nil for what
+        /// `JSONDecoder` refuses.
+        static func read(_ bytes: [UInt8]) -> Fields? {
+            SnapshotLines.decode(bytes, list: \.accounts, written: written, entry: Account.init)
+        }
+
+        /// The file gh-users writes for these fields with no account; none for a version 1 file's, which it does
+        /// not write.
+        static func written(_ fields: Fields) -> [UInt8] {
+            guard fields.version == FollowSnapshot.version, let relation = UserRelation(rawValue: fields.command),
+                let id = fields.accountID, let login = fields.login
+            else { return [] }
+            let subject = FollowSnapshotSubject(
+                relation: relation, account: Account(id: id, login: login), filter: fields.filter)
+            return FollowSnapshot(subject: subject, accounts: [], apiURL: fields.apiURL).encoded
+        }
 
         enum CodingKeys: String, CodingKey {
             case version, command, login, filter, accounts
