@@ -53,6 +53,33 @@ struct AccessDuplicateTests {
         #expect(again.out.isEmpty)
     }
 
+    /// Two accounts whose logins differ in case alone (ids 7 and 8) in one repository: GitHub's logins are
+    /// unique case aside, so one answer is wrong (or a rename came between two pages). The map writes both, but
+    /// `--changes` records no snapshot its next run refuses: exit 1, no file. Before, it recorded the file, and
+    /// every later run refused it.
+    @Test func aSnapshotThatWouldHoldALoginTwiceIsNotRecorded() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let file = folder("a.json")
+        let world = AccessWorld(
+            organization: "octo-org", members: [AccessBodies.Member("octocat", 3, "MEMBER", twoFactor: false)],
+            collaborators: [
+                "docs": [
+                    Self.octocat, AccessBodies.Collaborator("Mona", 7, "WRITE", [Self.org]),
+                    AccessBodies.Collaborator("mona", 8, "READ", [Self.org]),
+                ]
+            ])
+        let harness = CommandHarness.signedIn()
+        harness.http.answerEvery { request, _ in world.answer(request) }
+        let run = await harness.run(["access", "octo-org", "--changes", file])
+        #expect(run.status == 1)
+        #expect(run.out.isEmpty)
+        #expect(
+            run.err.contains("holds the access of mona to octo-org/docs twice, which a snapshot cannot record"),
+            "\(run.err)")
+        #expect(!FileManager.default.fileExists(atPath: file))
+    }
+
     /// A snapshot that holds octocat's access to docs twice, as gh-users writes a line or in any other layout
     /// (by id, or by login with another id), is refused and left as it is, as a `members` snapshot with an id
     /// twice is: exit 1, nothing asked. Before, it was read, and the second entry silently took the first's place.

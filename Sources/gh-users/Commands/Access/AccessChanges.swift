@@ -143,7 +143,7 @@ struct AccessSnapshot: SnapshotContents, Equatable {
                     + "or whose permission is none of read, triage, write, maintain and admin")
         }
         // Worded as a people snapshot's reader words an id twice (`problem(idNamed:)`).
-        if let entry = entries.repeated {
+        if let entry = text?.repeated ?? entries.repeated {
             return FileContentProblem("holds the access of \(entry.login) to \(entry.repository) twice")
         }
         return nil

@@ -16,6 +16,18 @@ struct AccessSnapshotText: Equatable {
     private(set) var isClosed = false
     /// An entry the reader would refuse was appended (`Entry.isReadable`): the text is never written.
     private(set) var hasUnreadable = false
+    /// The first entry appended whose repository and person (its id, or its login case aside) came before, which
+    /// the reader refuses (`Array.repeated`): the text is never written.
+    private(set) var repeated: AccessSnapshot.Entry?
+    /// The repository being appended (lower case), and its people so far: the map gives each repository's
+    /// entries next to each other, so a person twice is found among them.
+    private var appending = Appending()
+
+    private struct Appending: Equatable {
+        var repository = ""
+        var ids = Set<Int64>()
+        var logins = Set<String>()
+    }
 
     /// The text of a map about to be read: the header, and no entry yet. `capacity` is the bytes the whole text
     /// is expected to take (the last map's, on a rerun): reserved at once, the text grows without an array's
@@ -44,6 +56,10 @@ struct AccessSnapshotText: Equatable {
         bytes += line
         count += 1
         if !entry.isReadable { hasUnreadable = true }
+        let repository = entry.repository.lowercased()
+        if repository != appending.repository { appending = Appending(repository: repository) }
+        let newID = appending.ids.insert(entry.id).inserted
+        if !appending.logins.insert(entry.login.lowercased()).inserted || !newID { repeated = repeated ?? entry }
     }
 
     /// Ends the text: what follows the last entry.
