@@ -91,6 +91,7 @@ package struct AccessReading: Sendable {
             summary.points += max(0, page.cost ?? 0)
             let known = members.count
             for (id, member) in page.members { members[id] = member }
+            try AccessSchedule.bounded(members.count, of: "the members'", counting: "people")
             viewer = viewer ?? page.viewer
             if let next = page.next, !asked.insert(next).inserted { throw AccessSchedule.cycle("the members'") }
             stale = try AccessSchedule.stale(

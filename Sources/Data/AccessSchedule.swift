@@ -159,6 +159,7 @@ struct AccessSchedule {
                 after: listingStale, more: next != nil, new: names.contains { position[$0.lowercased()] == nil },
                 of: "the repository listing's")
             listed(names, next: next)
+            try Self.bounded(slots.count, of: "the repository listing's", counting: "repositories")
             return max(0, cost ?? 0)
         case .failed(let failure):
             listingInFlight = false
@@ -173,6 +174,8 @@ struct AccessSchedule {
                     for edge in edges where slots[index].ids.insert(edge.id).inserted {
                         slots[index].edges.append(edge)
                     }
+                    try Self.bounded(
+                        slots[index].ids.count, of: "\(ask.repository)'s collaborators'", counting: "people")
                     slots[index].stale = try Self.stale(
                         after: slots[index].stale, more: next != nil, new: slots[index].ids.count > known,
                         of: "\(ask.repository)'s collaborators'")
@@ -224,6 +227,21 @@ struct AccessSchedule {
             endpoint: "POST /graphql",
             detail: "\(count) of \(connection) pages in a row brought no one new while saying there is more, so "
                 + "paging stopped")
+    }
+
+    /// The most one list of the map may bring: the organization's members, its repositories, or one
+    /// repository's people. Ten times GitHub's largest organizations (about 100,000 members): a server whose
+    /// every page brings someone new under a new cursor is stopped here, where its pages were held, and asked for,
+    /// without end. Task-local so a test can lower it rather than page a million people.
+    @TaskLocal package static var maximumListed = 1_000_000
+
+    /// The failure once `count` of `connection` pages' `noun` run past `maximumListed`.
+    static func bounded(_ count: Int, of connection: String, counting noun: String) throws(DomainError) {
+        guard count > maximumListed else { return }
+        throw .malformedResponse(
+            endpoint: "POST /graphql",
+            detail: "\(connection) pages brought more than \(maximumListed) \(noun), more than any organization has, "
+                + "so paging stopped")
     }
 
     /// A connection whose next page was read before, as `PagedListViewModel.linkCycle` says it of a REST list.

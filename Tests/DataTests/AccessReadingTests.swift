@@ -416,6 +416,47 @@ struct AccessReadingTests {
         #expect(stub.received.count == before + 11)
     }
 
+    /// Pages that each bring a hundred new people (or repositories) under a new cursor stop once the list runs
+    /// past `maximumListed` (lowered to 250 here): before, the members, the listing or a repository's
+    /// collaborators were held and asked for without end (helper-235: 670 POSTs in 30 s, RSS growing 1.5 MB a
+    /// second).
+    @Test(arguments: ["members", "listing", "collaborators"])
+    func pagesOfNewPeopleWithoutEndStopAtTheBound(connection: String) async throws {
+        let stub = StubTransport()
+        let me = AccessBodies.Member("pipcrispy", 1001, "ADMIN", twoFactor: true)
+        stub.answerEvery { request, index in
+            // Ends at the 40th, so that a reader without the bound ends too (and fails here) rather than hang.
+            let next = index < 40 ? "cursor-\(index)" : nil
+            let hundred = (0..<100).map { 100 * index + $0 }
+            let body: String
+            switch (connection, index) {
+            case ("members", _):
+                let members = hundred.map {
+                    AccessBodies.Member("user-\($0)", Int64(5000 + $0), "MEMBER", twoFactor: nil)
+                }
+                body = AccessBodies.members(index == 0 ? [me] + members.dropFirst() : members, next: next)
+            case (_, 0): body = AccessBodies.members([me])
+            case ("listing", _):
+                body = AccessBodies.repositories(hundred.map { "repo-\($0)" }, of: "octo-org", next: next)
+            case (_, 1): body = AccessBodies.repositories(["docs"], of: "octo-org")
+            default: body = AccessBodies.batch([.collaborators(hundred.map(Self.person), next: next)])
+            }
+            return HTTPResponse(status: 200, headers: HTTPHeaders(), body: Data(body.utf8), url: request.url)
+        }
+        let unit = ["members": "people", "listing": "repositories", "collaborators": "people"][connection] ?? ""
+        await AccessSchedule.$maximumListed.withValue(250) {
+            do {
+                let (sink, _) = try await Self.read(stub, concurrency: 1)
+                Issue.record("read \(sink.records.count) records")
+            } catch {
+                #expect("\(error)".contains("pages brought more than 250 \(unit), more than any organization has"))
+            }
+        }
+        // Three pages bring 300: what came before, and those three.
+        let before = ["members": 0, "listing": 1, "collaborators": 2][connection] ?? 0
+        #expect(stub.received.count == before + 3)
+    }
+
     /// A batch of one page refused once (a passing 502) is asked again, as larger batches are: before, the map
     /// ended at once with "refused even one page … as too large" (helper-226).
     @Test func aPageOfOneRefusedOnceIsAskedAgain() async throws {
