@@ -90,7 +90,9 @@ package struct AccessReading: Sendable {
             }
             summary.points += max(0, page.cost ?? 0)
             let known = members.count
-            for (id, member) in page.members { members[id] = member }
+            // A person listed twice (a page that repeats one, a list that shifted) keeps the first, as a REST
+            // list and a repository's edges do.
+            for (id, member) in page.members where members[id] == nil { members[id] = member }
             try AccessSchedule.bounded(members.count, of: "the members'", counting: "people")
             viewer = viewer ?? page.viewer
             if let next = page.next, !asked.insert(next).inserted { throw AccessSchedule.cycle("the members'") }

@@ -416,6 +416,26 @@ struct AccessReadingTests {
         #expect(stub.received.count == before + 11)
     }
 
+    /// A member listed twice (an owner on the first page, then a member without two-factor on the next: a list
+    /// that shifted) keeps the first, as a REST list and a repository's edges do: before, the last.
+    @Test func aMemberListedTwiceKeepsTheFirst() async throws {
+        let stub = StubTransport()
+        let owner = AccessBodies.Collaborator(
+            "pipcrispy", 1001, "ADMIN", [AccessBodies.Source("Organization", "octo-org", "ADMIN")])
+        for page in [
+            AccessBodies.members([AccessBodies.Member("pipcrispy", 1001, "ADMIN", twoFactor: true)], next: "c1"),
+            AccessBodies.members([AccessBodies.Member("pipcrispy", 1001, "MEMBER", twoFactor: false)]),
+            AccessBodies.repositories(["docs"], of: "octo-org"),
+            AccessBodies.batch([.collaborators([owner], next: nil)]),
+        ] {
+            stub.register(RequestMatcher("POST /graphql"), body: Data(page.utf8))
+        }
+        let (sink, _) = try await Self.read(stub, concurrency: 1)
+        #expect(sink.records.map(\.affiliation) == [.owner])
+        #expect(sink.records.map(\.twoFactor) == [true])
+        #expect(stub.unusedStubs.isEmpty && stub.problems.isEmpty)
+    }
+
     /// Pages that each bring a hundred new people (or repositories) under a new cursor stop once the list runs
     /// past `maximumListed` (lowered to 250 here): before, the members, the listing or a repository's
     /// collaborators were held and asked for without end (helper-235: 670 POSTs in 30 s, RSS growing 1.5 MB a
