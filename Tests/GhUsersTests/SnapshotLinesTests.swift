@@ -134,6 +134,18 @@ struct SnapshotLinesTests {
         #expect(lineReaderTook > 100)
     }
 
+    /// Under a signal the reading stops within a thousand lines, and the file is not read whole again by
+    /// `JSONDecoder` (`SnapshotFile.load` then says the run was interrupted).
+    @Test func aSignalStopsTheReading() async {
+        let bytes = Self.writtenPeople[2].encoded
+        let read = await Task { () -> PeopleSnapshot.Fields? in
+            withUnsafeCurrentTask { $0?.cancel() }
+            return PeopleSnapshot.Fields.read(bytes)
+        }.value
+        #expect(read == nil)
+        #expect(PeopleSnapshot.Fields.read(bytes) != nil)
+    }
+
     @Test func aVersionOneFollowerSnapshotIsReadByJSONDecoder() {
         let text =
             "{\"version\":1,\"command\":\"followers\",\"login\":\"octocat\",\"filter\":null,\"accounts\":[\n"
