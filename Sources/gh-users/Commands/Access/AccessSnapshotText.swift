@@ -23,10 +23,16 @@ struct AccessSnapshotText: Equatable {
     /// entries next to each other, so a person twice is found among them.
     private var appending = Appending()
 
-    private struct Appending: Equatable {
+    private struct Appending {
         var repository = ""
         var ids = Set<Int64>()
         var logins = Set<String>()
+    }
+
+    /// The same text, whatever was kept to find a repeat while it was appended.
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        (lhs.bytes, lhs.bodyStart, lhs.count, lhs.isClosed, lhs.hasUnreadable, lhs.repeated)
+            == (rhs.bytes, rhs.bodyStart, rhs.count, rhs.isClosed, rhs.hasUnreadable, rhs.repeated)
     }
 
     /// The text of a map about to be read: the header, and no entry yet. `capacity` is the bytes the whole text
