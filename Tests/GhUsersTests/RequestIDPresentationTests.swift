@@ -50,3 +50,16 @@ struct RequestIDPresentationTests {
         #expect(DomainError.cancelled.answered(requestID: "b").requestID == nil)
     }
 }
+
+/// A refusal is mostly gh-users's own words, the way out last: said whole up to 1,000 columns (a collapse's runs
+/// to 400; before, cut at 300 mid-word), and cut past that, since GitHub's words inside one can be any length.
+struct RefusalPresentationTests {
+    @Test func aRefusalIsSaidWholeUpToAThousandColumns() {
+        let presenter = ErrorPresenter(now: Date(timeIntervalSince1970: 1_700_000_000), hasToken: true)
+        let long = String(repeating: "word ", count: 199) + "end."
+        #expect(presenter.present(.refused(long)).message == "gh-users: \(long)\n")
+        let longer = String(repeating: "x", count: 5_000)
+        let cut = presenter.present(.refused(longer)).message
+        #expect(cut.count < 1_100 && cut.hasPrefix("gh-users: xxx") && cut.hasSuffix("…\n"), "\(cut.count)")
+    }
+}

@@ -206,7 +206,8 @@ struct ErrorPresenter: Sendable {
                     + "(\(clean(reason))); try again later, or leave out --via graphql to fetch profiles from REST\n",
                 for: error)
         case .refused(let detail):
-            return Presentation(message: "gh-users: \(clean(detail))\n", for: error)
+            // Most of it is gh-users's own words, with the way out at the end: a collapse's runs to 400 columns.
+            return Presentation(message: "gh-users: \(clean(detail, width: 1_000))\n", for: error)
         case .cancelled:
             return Presentation(message: "gh-users: interrupted\n", for: error)
         case .boundReached(let detail):
@@ -335,8 +336,9 @@ struct ErrorPresenter: Sendable {
 
     /// GitHub's messages are data, not trusted text: keep them to one printable line of sane length, the token
     /// masked before the cut, which could leave a first part of it that no later mask would find.
-    private func clean(_ text: String) -> String {
-        DisplayWidth.truncate(TerminalSanitizer.sanitize(redactor.redact(text)), toWidth: 300)
+    /// Safe to print, and cut at `width` columns: GitHub's words can be any length.
+    private func clean(_ text: String, width: Int = 300) -> String {
+        DisplayWidth.truncate(TerminalSanitizer.sanitize(redactor.redact(text)), toWidth: width)
     }
 
     /// The time alone when it is today; with the date when it is not, or "10:42:07" would mislead.

@@ -110,7 +110,7 @@ struct FollowerChangesCoordinator {
         }
 
         let accounts: [FollowSnapshot.Account]
-        switch await readList(counts: counts, of: subject.account) {
+        switch await readList(counts: counts, of: subject.account, recorded: previous?.accounts.count) {
         case .success(let read): accounts = read
         case .failure(let error):
             io.writeErr(command.presenter.present(error).message + untouched)
@@ -182,7 +182,7 @@ struct FollowerChangesCoordinator {
     /// Every account of the list, in its order, or why it could not all be read. The list is bound as the set
     /// operations bound theirs: its profile's count and a margin, so a list that never ends is refused rather
     /// than held.
-    private func readList(counts: FollowGraph.Counts, of account: FollowSnapshot.Account) async
+    private func readList(counts: FollowGraph.Counts, of account: FollowSnapshot.Account, recorded: Int?) async
         -> Result<[FollowSnapshot.Account], DomainError>
     {
         let lists = FollowGraphState()
@@ -215,12 +215,14 @@ struct FollowerChangesCoordinator {
             return .failure(error)
         }
         // A set worked out from a list GitHub left empty or cut short would be no set at all (an empty set is not
-        // refused: it is what is left once, say, everyone not following back was unfollowed).
+        // refused: it is what is left once, say, everyone not following back was unfollowed). Those FILE holds
+        // were in the output list, and for --mutual in both: such a list empty where FILE holds accounts is a
+        // collapse, as a whole list's is, whatever the profile counts now.
         for input in [UserRelation.followers, .following] where options.filter != nil {
-            guard let count = counts.of(input) else { continue }
+            let held = options.filter == .mutual || input == relation ? recorded : nil
             let list = ListCollapse(
                 list: "\(account.login)'s \(input.rawValue)", read: lists.count(of: input),
-                counted: (count, "its profile"))
+                counted: counts.of(input).map { ($0, "its profile") }, recorded: held)
             if let refusal = list.refusal { return .failure(.refused(refusal)) }
         }
         // An interrupt after the last page still means the run was stopped: nothing is written or recorded.
