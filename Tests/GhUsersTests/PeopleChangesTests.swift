@@ -90,6 +90,12 @@ struct PeopleSnapshotTests {
             "holds the id 1 twice"
         ),
         (#"{"version":1,"command":"members","of":"x","filters":{},"people":[{"id":0,"login":"a"}]}"#, "not positive"),
+        // Only invitations name people by address: an `@` in any other list's login is none (helper-237: read,
+        // and reported as a member renamed to "octo@cat.com").
+        (
+            #"{"version":1,"command":"members","of":"x","filters":{},"people":[{"id":1,"login":"octo@cat.com"}]}"#,
+            "holds a login of 12 bytes with an '@' (no login GitHub issues has one)"
+        ),
         (
             #"{"version":2,"command":"followers","account_id":1,"login":"a","filter":null,"accounts":[]}"#,
             "does not hold"
@@ -796,6 +802,8 @@ struct PeopleChangesRunTests {
     /// characters is no login, and a snapshot file holding one is refused as GitHub's list is.
     @Test func anInvitationsAddressIsANameAndALoginOfFortyIsNot() {
         #expect(PeopleSnapshot.Entry(id: 3, login: "x@example.com").problem == nil)
+        let invited = #"{"version":1,"command":"invitations","of":"x","filters":{},"people":[{"id":1,"login":"x@y"}]}"#
+        #expect(throws: Never.self) { try PeopleSnapshot.decode(Array(invited.utf8)).get() }
         #expect(PeopleSnapshot.Entry(id: 3, login: "dependabot[bot]").problem == nil)
         #expect(PeopleSnapshot.Entry(id: 3, login: String(repeating: "a", count: 39)).problem == nil)
         #expect(PeopleSnapshot.Entry(id: 3, login: String(repeating: "a", count: 40)).problem != nil)

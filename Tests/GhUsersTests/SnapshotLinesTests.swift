@@ -9,7 +9,7 @@ import Testing
 /// file otherwise than `JSONDecoder` does.
 struct SnapshotLinesTests {
     static let people = PeopleSnapshot(
-        subject: .init(command: "members", owner: "octo-org", filters: ["filter": "2fa_disabled"]),
+        subject: .init(command: "invitations", owner: "octo-org", filters: ["role": "billing_manager"]),
         people: [
             .init(id: 1, login: "octocat", role: "admin"), .init(id: 9, login: "hubot"),
             .init(id: 12, login: "say \"hi\"@example.com", role: "direct_member"),

@@ -128,7 +128,14 @@ struct PeopleSnapshot: Sendable, Equatable {
             return FileContentProblem("has an empty \"command\" or \"of\"")
         }
         if let ownerID, ownerID <= 0 { return FileContentProblem("has an \"owner_id\" that is not positive") }
-        return people.problem(idNamed: "id")
+        if let problem = people.problem(idNamed: "id") { return problem }
+        // Only invitations name people by address: in any other list a login with an `@` is none GitHub issues,
+        // which a run refuses in GitHub's answer (`PeopleChangeKey.entry`), and so in a file.
+        guard subject.command != InvitationsCommand.spec.name,
+            let misnamed = people.first(where: { $0.login.contains("@") })
+        else { return nil }
+        return FileContentProblem(
+            "holds a login of \(misnamed.login.utf8.count) bytes with an '@' (no login GitHub issues has one)")
     }
 
     /// The snapshot a file holds, or why it is not one.
