@@ -120,6 +120,31 @@ struct OwnFileKindsTests {
         }
     }
 
+    /// A snapshot Foundation's decoder reads that is not JSON (a comma before `]` or `}`, UTF-16) is refused,
+    /// saying where: no gh-users writes one, and jq refuses it (helper-237: read, and rewritten without a word).
+    /// The same file as JSON, behind a byte order mark or with CR LF, is read.
+    @Test func aFileFoundationReadsThatIsNotJSONIsRefused() {
+        let read = #"{"version":1,"command":"members","of":"x","filters":{},"people":[{"id":1,"login":"a"}]}"#
+        func reading(_ bytes: [UInt8]) -> Result<Void, FileContentProblem> {
+            FileContentProblem.reading(
+                bytes, as: PeopleSnapshot.kindName, option: "--changes", { PeopleSnapshot.decode($0).map { _ in } })
+        }
+        for text in [
+            read.replacing(#""a"}]"#, with: #""a"},]"#), read.replacing(#""a"}]"#, with: #""a",}]"#),
+            read.replacing(#"{}"#, with: #"{"role":"admin",}"#),
+        ] {
+            guard case .failure(let problem) = reading(Array(text.utf8)) else {
+                Issue.record("\(text) read")
+                continue
+            }
+            #expect(problem.detail.hasPrefix("is not JSON as RFC 8259 writes it (at byte "), "\(problem.detail)")
+        }
+        let utf16: [UInt8] = [0xFF, 0xFE] + Array(read.utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        #expect(throws: FileContentProblem.self) { try reading(utf16).get() }
+        #expect(throws: Never.self) { try reading([0xEF, 0xBB, 0xBF] + Array(read.utf8)).get() }
+        #expect(throws: Never.self) { try reading(Array(read.replacing("[", with: "[\r\n").utf8)).get() }
+    }
+
     /// A damaged or newer file of the kind asked, even with another kind's key beside its own, and a file that
     /// only shares a common key with one of gh-users's (no numbered version, no command), keep the decoder's
     /// words (a regression review found them named as another kind).

@@ -21,14 +21,25 @@ struct FileContentProblem: Error, Equatable {
     /// would be read as its first value by a `decode` (Foundation's) and as its last by jq: which the user sees is
     /// not the run's. One nested past 64 levels is refused too: the scan for a repeated key stops there, and
     /// Foundation reads on to 512 (a key given twice after a deep value went unseen).
-    static func beforeDecoding(_ bytes: [UInt8]) -> FileContentProblem? {
-        if withoutByteOrderMark(bytes).allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
-            return FileContentProblem("is empty")
+    /// `notJSON` is what a file Foundation's decoder read has against RFC 8259: that decoder takes more (a comma
+    /// before a closing bracket, UTF-16), which no gh-users writes and jq refuses; a byte order mark aside.
+    static func beforeDecoding(_ bytes: [UInt8]) -> (problem: FileContentProblem?, notJSON: FileContentProblem?) {
+        let text = withoutByteOrderMark(bytes)
+        if text.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+            return (FileContentProblem("is empty"), nil)
         }
-        if JSONText.flaw(in: bytes) == .tooDeep {
-            return FileContentProblem("nests deeper than \(JSONText.maximumDepth) levels")
+        var notJSON: FileContentProblem?
+        switch JSONText.flaw(in: text) {
+        case .tooDeep?: return (FileContentProblem("nests deeper than \(JSONText.maximumDepth) levels"), nil)
+        case .notJSON(let offset, let reason)?:
+            let at = offset + bytes.count - text.count
+            notJSON = FileContentProblem("is not JSON as RFC 8259 writes it (at byte \(at): \(reason))")
+        case nil: break
         }
-        return JSONText.repeatedKey(in: bytes).map { FileContentProblem("gives \"\(LocalFileError.held($0))\" twice") }
+        let repeated = JSONText.repeatedKey(in: bytes).map {
+            FileContentProblem("gives \"\(LocalFileError.held($0))\" twice")
+        }
+        return (repeated, notJSON)
     }
 
     /// A state's `fields` naming one twice, which no gh-users writes: the rerun it would ask for is exit 64.
@@ -43,8 +54,14 @@ struct FileContentProblem: Error, Equatable {
     static func reading<Value>(
         _ bytes: [UInt8], as what: String, option: String, _ decode: ([UInt8]) -> Result<Value, FileContentProblem>
     ) -> Result<Value, FileContentProblem> {
-        if let problem = beforeDecoding(bytes) { return .failure(problem) }
-        guard let other = ownFile(bytes, not: what) else { return decode(bytes) }
+        let (problem, notJSON) = beforeDecoding(bytes)
+        if let problem { return .failure(problem) }
+        guard let other = ownFile(bytes, not: what) else {
+            // What the decoder refuses it words; what it reads that is no JSON is refused here.
+            let decoded = decode(bytes)
+            guard case .success = decoded, let notJSON else { return decoded }
+            return .failure(notJSON)
+        }
         return .failure(
             FileContentProblem("is \(other), not \(what)", remedy: "give \(option) a file of its own for this run"))
     }
