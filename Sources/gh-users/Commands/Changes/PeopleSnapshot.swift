@@ -48,8 +48,15 @@ struct PeopleSnapshot: Sendable, Equatable {
                     ? "a login of \(length) bytes with an '@' (no login GitHub issues has one)"
                     : "an email address of \(length) bytes without an '@'"
             }
+            if let role, role.utf8.count > Self.maximumRoleLength {
+                return "a role of \(role.utf8.count) bytes, longer than the \(Self.maximumRoleLength) any GitHub gives"
+            }
             return ListChange.loginProblem(login, orAddress: true)
         }
+
+        /// GitHub's roles are words (`admin`, `maintainer`, `direct_member`) or a custom repository role's name,
+        /// which is shorter than a team's (255): a longer one is a hostile answer's, and would fill the file.
+        static let maximumRoleLength = 255
     }
 
     /// Which list: the command, what it lists under (`github`, `octocat/Hello-World`, `github/justice-league`) and
