@@ -310,6 +310,8 @@ struct PeopleListCommandTests {
                 ["invitations", "github", "--changes", folder("i.json"), "--format", format])
             #expect(result.status == 0, "\(result.err)")
             outputs.append(result.out)
+            // Invitations, not accounts (helper-237: "recorded no accounts").
+            if run == 0 { #expect(result.err.contains("recorded no invitations of 'gh-users invitations github'")) }
         }
         #expect(
             outputs[1]

@@ -281,6 +281,7 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
         // A list that knows roles (members, collaborators, a team's) reports a role changed too.
         file.closingNote(
             firstRun: previous == nil, changed: !changes.isEmpty, listed: words, count: people.count,
+            noun: key.fallbackName != nil ? "invitation" : "account",
             reports: key.reportsRoleChanges(options)
                 ? "who came and went, and whose role changed" : "who came and went",
             io: io)
