@@ -90,11 +90,11 @@ struct PeopleSnapshotTests {
             "holds the id 1 twice"
         ),
         (#"{"version":1,"command":"members","of":"x","filters":{},"people":[{"id":0,"login":"a"}]}"#, "not positive"),
-        // A role past 255 bytes is a hostile answer's (helper-237: a 2 MB `role_name` recorded).
+        // A role past 1,024 bytes is a hostile answer's (helper-237: a 2 MB `role_name` recorded).
         (
             #"{"version":1,"command":"members","of":"x","filters":{},"people":[{"id":1,"login":"a","role":""#
-                + String(repeating: "r", count: 256) + #""}]}"#,
-            "holds a role of 256 bytes, longer than the 255 any GitHub gives"
+                + String(repeating: "r", count: 1_025) + #""}]}"#,
+            "holds a role of 1025 bytes, longer than the 1024 a snapshot records"
         ),
         // Only invitations name people by address: an `@` in any other list's login is none (helper-237: read,
         // and reported as a member renamed to "octo@cat.com").

@@ -206,7 +206,8 @@ struct ErrorPresenter: Sendable {
                     + "(\(clean(reason))); try again later, or leave out --via graphql to fetch profiles from REST\n",
                 for: error)
         case .refused(let detail):
-            // Most of it is gh-users's own words, with the way out at the end: a collapse's runs to 400 columns.
+            // Mostly gh-users's own words, the way out last (a collapse's run to 400 columns), with GitHub's
+            // reason in some: cut at 1,000, which keeps ours whole and still bounds theirs.
             return Presentation(message: "gh-users: \(clean(detail, width: 1_000))\n", for: error)
         case .cancelled:
             return Presentation(message: "gh-users: interrupted\n", for: error)

@@ -33,7 +33,10 @@ struct FileContentProblem: Error, Equatable {
         case .tooDeep?: return (FileContentProblem("nests deeper than \(JSONText.maximumDepth) levels"), nil)
         case .notJSON(let offset, let reason)?:
             let at = offset + bytes.count - text.count
-            notJSON = FileContentProblem("is not JSON as RFC 8259 writes it (at byte \(at): \(reason))")
+            notJSON = FileContentProblem(
+                "is not JSON as RFC 8259 writes it (at byte \(at): \(reason)), though the rest of it reads",
+                remedy: "mend it there (a comma before a closing bracket is the usual cause) and run again, and "
+                    + "what it records carries on")
         case nil: break
         }
         let repeated = JSONText.repeatedKey(in: bytes).map {

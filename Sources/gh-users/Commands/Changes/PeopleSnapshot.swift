@@ -49,14 +49,16 @@ struct PeopleSnapshot: Sendable, Equatable {
                     : "an email address of \(length) bytes without an '@'"
             }
             if let role, role.utf8.count > Self.maximumRoleLength {
-                return "a role of \(role.utf8.count) bytes, longer than the \(Self.maximumRoleLength) any GitHub gives"
+                return
+                    "a role of \(role.utf8.count) bytes, longer than the \(Self.maximumRoleLength) a snapshot records"
             }
             return ListChange.loginProblem(login, orAddress: true)
         }
 
         /// GitHub's roles are words (`admin`, `maintainer`, `direct_member`) or a custom repository role's name,
-        /// which is shorter than a team's (255): a longer one is a hostile answer's, and would fill the file.
-        static let maximumRoleLength = 255
+        /// whose length GitHub does not document: far past any name (a team's is at most 255 characters), a role is
+        /// a hostile answer's, and would fill the file.
+        static let maximumRoleLength = 1_024
     }
 
     /// Which list: the command, what it lists under (`github`, `octocat/Hello-World`, `github/justice-league`) and

@@ -6,8 +6,8 @@ import JSONBytes
 /// document (a 29 MB snapshot of 500,000 people took 230 MB), where the lines take the file and the entries.
 ///
 /// It can only make reading leaner, never accept more: the header line must be byte for byte the one gh-users
-/// writes for what it says, and each line an object that `JSONMemberReader` reads whole (which leaves escapes,
-/// text that is not ASCII and a key given twice to Foundation). Anything else, a file edited by hand or damaged, is
+/// writes for what it says, and each line an object that `JSONMemberReader` reads whole (which leaves a `\u`
+/// escape, text that is not ASCII and a key given twice to Foundation). Anything else, a file edited by hand or damaged, is
 /// read by `JSONDecoder` whole, which accepts or refuses it as before.
 enum SnapshotLines {
     /// `bytes` as `Fields`, its list (`list`) read a line at a time where the file is as gh-users writes it, else
@@ -31,8 +31,10 @@ enum SnapshotLines {
         entry: ([String: JSONMemberReader.Value]) -> Entry?
     ) -> Fields? {
         let newline = UInt8(ascii: "\n")
-        // The header line ends in the list's `[`: closed, it is the whole file of an empty list.
-        guard let headerEnd = bytes.firstIndex(of: newline),
+        // The header line ends in the list's `[`: closed, it is the whole file of an empty list. (A file on one
+        // line, `jq -c`'s, ends otherwise, and is not decoded here before the whole decoding.)
+        guard let headerEnd = bytes.firstIndex(of: newline), headerEnd > 0,
+            bytes[headerEnd - 1] == UInt8(ascii: "["),
             var fields = try? JSONDecoder().decode(
                 Fields.self, from: Foundation.Data(bytes[..<headerEnd] + Array("]}".utf8)))
         else { return nil }

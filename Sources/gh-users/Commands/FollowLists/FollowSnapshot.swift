@@ -127,6 +127,8 @@ struct FollowSnapshot: Sendable, Equatable {
     /// The snapshot a file holds, or why it is not one.
     static func decode(_ bytes: [UInt8]) -> Result<FollowSnapshot, FileContentProblem> {
         guard let fields = Fields.read(bytes) else {
+            // Stopped by a signal: not read whole again (`SnapshotFile.load` says the run was interrupted).
+            if Task.isCancelled { return .failure(fieldsProblem) }
             // Only to say why: another gh-users's snapshot, or a file of another kind.
             if let header = try? JSONDecoder().decode(Header.self, from: Foundation.Data(bytes)),
                 let version = header.version,

@@ -219,9 +219,10 @@ struct FollowerChangesCoordinator {
         // were in the output list, and for --mutual in both: such a list empty where FILE holds accounts is a
         // collapse, as a whole list's is, whatever the profile counts now.
         for input in [UserRelation.followers, .following] where options.filter != nil {
-            let held = options.filter == .mutual || input == relation ? recorded : nil
+            let read = lists.count(of: input)
+            let held = read == 0 && (options.filter == .mutual || input == relation) ? recorded : nil
             let list = ListCollapse(
-                list: "\(account.login)'s \(input.rawValue)", read: lists.count(of: input),
+                list: "\(account.login)'s \(input.rawValue)", read: read,
                 counted: counts.of(input).map { ($0, "its profile") }, recorded: held)
             if let refusal = list.refusal { return .failure(.refused(refusal)) }
         }
