@@ -48,6 +48,9 @@ package final class StargazerReading: PageSource, @unchecked Sendable {
     private let lock = NSLock()
     /// The users REST gave, by id: skipped when GraphQL is paged from the start after REST's cap.
     private var restIDs = Set<Int64>()
+    /// The records REST served, repeats included: what its reach counts. A list that shifted between pages
+    /// repeats one stargazer and leaves out another, so its ids fall short of the reach while its pages meet it.
+    private var restRows = 0
     /// Why GraphQL was chosen or taken because REST stops at its reach; nil when it was not.
     private var pastCap: RESTTakeover?
 
@@ -112,12 +115,13 @@ package final class StargazerReading: PageSource, @unchecked Sendable {
         let records = page.items.map { record in
             Record(id: Int64(JSONText.text(at: ["user", "id"], in: record.raw.bytes)), raw: record.raw)
         }
-        let read = lock.withLock {
+        let served = lock.withLock {
             restIDs.formUnion(records.compactMap(\.id))
-            return restIDs.count
+            restRows += records.count
+            return restRows
         }
         var next = page.next
-        if next == nil, mayPassCap, read >= reach {
+        if next == nil, mayPassCap, served >= reach {
             next = PageCursor(url: Self.graphQLCursor)
         }
         var handed = Page(items: records, next: next)

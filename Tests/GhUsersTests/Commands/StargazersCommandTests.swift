@@ -161,7 +161,9 @@ struct StargazersCommandTests {
     /// stargazers when it is the n-th request (from 0); REST's list pages users from 1, `per_page` a page (100
     /// unless asked), linking up to page 400 only, as GitHub does; GraphQL pages `graphQL` 100 at a time (nil: a
     /// POST is a 500).
-    static func script(_ http: StubTransport, counts: @escaping @Sendable (Int) -> Int, graphQL: [Int64]?) {
+    static func script(
+        _ http: StubTransport, counts: @escaping @Sendable (Int) -> Int, graphQL: [Int64]?, shiftedPage: Int? = nil
+    ) {
         http.answerEvery { request, index in
             let url = request.url
             func answer(_ body: Data, _ headers: [(name: String, value: String)] = [], status: Int = 200)
@@ -185,7 +187,9 @@ struct StargazersCommandTests {
             func value(_ name: String) -> Int? { query.first { $0.name == name }.flatMap { Int($0.value ?? "") } }
             let number = value("page") ?? 1
             let size = value("per_page") ?? 100
-            let records = (((number - 1) * size + 1)...(number * size)).map(restRecord)
+            // A shifted page starts one early: its first repeats the page before's last, and its last is left out.
+            let shift = number == shiftedPage ? 1 : 0
+            let records = (((number - 1) * size + 1 - shift)...(number * size - shift)).map(restRecord)
             let next = "https://api.github.com/repos/\(repository)/stargazers?per_page=\(size)&page=\(number + 1)"
             let link = number < 400 ? [(name: "Link", value: "<\(next)>; rel=\"next\"")] : []
             return answer(Data(("[" + records.joined(separator: ",") + "]").utf8), link)
@@ -220,6 +224,26 @@ struct StargazersCommandTests {
         #expect(sent.filter { $0.url.path.hasSuffix("/Hello-World") }.count == 2)
         #expect(sent.filter { $0.url.path.hasSuffix("/stargazers") }.count == 400)
         #expect(sent.contains { $0.method == .post })
+    }
+
+    /// REST's 400 pages of a list that shifted (page 2 starts one early: user 10 twice, user 20 never) meet its
+    /// reach with 3,999 stargazers, and the repository counts 4,001: GraphQL goes on, and 20 and 4,001 are
+    /// written. Before, the reach counted ids: 3,999 fell short of it, and the run ended there, exit 0
+    /// (helper-240).
+    @Test func aListThatShiftedUnderRESTStillGoesOnThroughGraphQL() async throws {
+        let harness = CommandHarness.signedIn()
+        Self.script(
+            harness.http, counts: { $0 == 0 ? 4_000 : 4_001 }, graphQL: Array(1...Int64(4_001)), shiftedPage: 2)
+        let run = await harness.run([
+            "stargazers", Self.repository, "--all", "--per-page", "10", "--format", "ndjson",
+        ])
+        #expect(run.status == 0, "\(run.err)")
+        let written = Self.ids(run.out)
+        #expect(written.count == 4_001)
+        // Compared as a Bool, so a failure does not print 4,000 ids.
+        let everyone = Set(written) == Set(1...Int64(4_001))
+        #expect(everyone)
+        #expect(harness.http.received.contains { $0.method == .post })
     }
 
     /// A --limit above REST's reach that its 400 pages leave short goes on through GraphQL as --all does, and
