@@ -135,7 +135,9 @@ struct StarHistoryCommandTests {
         #expect(run.out == "2025-08-01\t0\t4\n2025-08-03\t19\t23\n2025-08-10\t19\t42\n")
     }
 
-    /// A server whose pages point at a next one for 150 pages, past GitHub's 100: 100 are read, and no more.
+    /// A server whose pages point at a next one for 150 pages, past GitHub's 100: 100 are read, and no more. The
+    /// span's first day is before the oldest week they reach, so its totals cannot be told: exit 1, where the
+    /// run made up every total before that week with exit 0 (helper-240).
     @Test func aHistoryPastGitHubsHundredPagesStopsAtThem() async {
         let harness = CommandHarness()
         harness.expect(Self.requests[0].request, body: "activity-get-stargazer-count-for-repo")
@@ -147,8 +149,46 @@ struct StarHistoryCommandTests {
                 body: body, url: request.url)
         }
         let run = await harness.run(["star-history", "octocat/Hello-World", "--from", "2020-01-01", "--json"])
-        #expect(run.status == 0, "\(run.err)")
+        #expect(run.status == 1, "\(run.err)")
+        #expect(run.out.isEmpty)
+        #expect(
+            run.err.hasPrefix(
+                "gh-users: GitHub's star history of octocat/Hello-World ended after 100 pages, GitHub's most, at the "
+                    + "week of 2025-08-03, before 2020-01-01: the totals before it cannot be told"), "\(run.err)")
         #expect(harness.http.received.filter { $0.url.path.hasSuffix("/history") }.count == 100)
+    }
+
+    /// A next link back to a page already read is refused before it is asked again, as a list's is (exit 1): before,
+    /// the same page was asked 100 times and the history taken as whole (helper-240).
+    @Test func aLinkBackToAPageReadIsRefused() async {
+        let harness = CommandHarness()
+        harness.expect(Self.requests[0].request, body: "activity-get-stargazer-count-for-repo")
+        let body = weekBefore()
+        harness.http.answerEvery { request, _ in
+            HTTPResponse(
+                status: 200, headers: HTTPHeaders([(name: "Link", value: "<\(Self.secondPage)>; rel=\"next\"")]),
+                body: body, url: request.url)
+        }
+        let run = await harness.run(["star-history", "octocat/Hello-World", "--from", "2020-01-01", "--json"])
+        #expect(run.status == 1)
+        #expect(run.err.contains("leads back to a page already read"), "\(run.err)")
+        #expect(harness.http.received.filter { $0.url.path.hasSuffix("/history") }.count == 2)
+    }
+
+    /// An empty page that links on is followed, as a list's is: the week after it counts (before: paging
+    /// stopped at the empty page, and its stars were left out of every total; helper-240).
+    @Test func anEmptyPageThatLinksOnIsFollowed() async throws {
+        let harness = harness(next: true)
+        let third = "https://api.github.com\(Self.repository)/history?per_page=30&page=3"
+        harness.http.register(
+            RequestMatcher("GET \(Self.repository)/history?per_page=30&page=2"),
+            headers: [("Link", "<\(third)>; rel=\"next\"")], body: Data("[]".utf8))
+        harness.http.register(RequestMatcher("GET \(Self.repository)/history?per_page=30&page=3"), body: weekBefore())
+        let run = await harness.run([
+            "star-history", "octocat/Hello-World", "--from", "2025-08-01", "--to", "2025-08-16", "--by", "week",
+        ])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == "2025-08-01\t0\t4\n2025-08-03\t19\t23\n2025-08-10\t19\t42\n")
     }
 
     @Test func aMalformedWeekIsAMalformedAnswerNamingTheEndpoint() async {

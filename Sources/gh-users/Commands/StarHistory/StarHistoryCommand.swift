@@ -115,12 +115,24 @@ enum StarHistoryCommand {
         }
         var weeks = page.items
         let pages = (Endpoint.starHistory.itemCap ?? weeksAPage) / weeksAPage
-        for _ in 1..<pages {
-            guard let oldest = page.items.map(\.start).min(), oldest > span.lowerBound, let next = page.next else {
-                break
+        // Newest first: paged until a week at or before the span's first day, or the end. A link back to a page
+        // read is refused, as a list's is; an empty page that links on is followed; and a history that ends at
+        // GitHub's page cap before the span's first day is refused, since every total before it would be made up.
+        var visited = URLDigests()
+        var oldest = page.items.map(\.start).min()
+        var read = 1
+        while let next = page.next, oldest.map({ $0 > span.lowerBound }) ?? true {
+            guard read < pages else {
+                throw .refused(
+                    "GitHub's star history of \(options.repository) ended after \(pages) pages, GitHub's most, "
+                        + (oldest.map { "at the week of \($0)" } ?? "with no week") + ", before \(span.lowerBound): "
+                        + "the totals before it cannot be told; ask for a later --from")
             }
+            guard visited.insert(next.url) else { throw PagedListViewModel<User>.linkCycle(next: next) }
             page = try await github.page(list, at: next)
+            read += 1
             weeks += page.items
+            if let first = page.items.map(\.start).min() { oldest = min(oldest ?? first, first) }
         }
         let history = StarHistory(count: count, weeks: weeks)
         let grouping = options.by ?? .day
