@@ -1,9 +1,10 @@
 import JSONBytes
 
 /// A DTO that can be read from its element's bytes in one pass (`JSONMemberReader`), for the lists that carry
-/// many of it. Nil where the bytes need Foundation's `JSONDecoder`: anything unusual, malformed or not, is
-/// read again by Foundation, which decides and words any error, so a page reads the same either way.
-protocol ScannedDTO {
+/// many of it (a page's accounts, a snapshot's lines: `SnapshotLines`). Nil where the bytes need Foundation's
+/// `JSONDecoder`: anything unusual, malformed or not, is read again by Foundation, which decides and words any
+/// error, so a page reads the same either way.
+package protocol ScannedDTO {
     init?(scanning bytes: [UInt8], in range: Range<Int>)
 }
 

@@ -22,8 +22,7 @@ struct SnapshotLinesTests {
         accounts: [.init(id: 1, login: "mojombo"), .init(id: 2, login: "defunkt")], apiURL: nil)
 
     static func linesOfPeople(_ bytes: [UInt8]) -> PeopleSnapshot.Fields? {
-        SnapshotLines.lines(
-            bytes, list: \.people, written: PeopleSnapshot.Fields.written, entry: PeopleSnapshot.Entry.init(members:))
+        SnapshotLines.lines(bytes, list: \.people, written: PeopleSnapshot.Fields.written)
     }
 
     static func decoded<Fields: Decodable>(_ bytes: [UInt8], as: Fields.Type) -> Fields? {
@@ -51,9 +50,7 @@ struct SnapshotLinesTests {
         for snapshot in [Self.follows, FollowSnapshot(subject: Self.follows.subject, accounts: [], apiURL: "x")] {
             let bytes = snapshot.encoded
             let lines = try #require(
-                SnapshotLines.lines(
-                    bytes, list: \.accounts, written: FollowSnapshot.Fields.written, entry: FollowSnapshot.Account.init)
-            )
+                SnapshotLines.lines(bytes, list: \.accounts, written: FollowSnapshot.Fields.written))
             #expect(lines == Self.decoded(bytes, as: FollowSnapshot.Fields.self))
             #expect(lines.accounts == snapshot.accounts)
         }
@@ -159,9 +156,7 @@ struct SnapshotLinesTests {
             + "{\"id\":1,\"login\":\"mojombo\"}\n]}\n"
         let bytes = Array(text.utf8)
         #expect(
-            SnapshotLines.lines(
-                bytes, list: \.accounts, written: FollowSnapshot.Fields.written, entry: FollowSnapshot.Account.init)
-                == nil)
+            SnapshotLines.lines(bytes, list: \.accounts, written: FollowSnapshot.Fields.written) == nil)
         let read = FollowSnapshot.Fields.read(bytes)
         #expect(read != nil)
         #expect(read == Self.decoded(bytes, as: FollowSnapshot.Fields.self))

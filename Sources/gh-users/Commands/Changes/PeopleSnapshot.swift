@@ -1,3 +1,4 @@
+import Data
 import Domain
 import Foundation
 import JSONBytes
@@ -22,22 +23,6 @@ struct PeopleSnapshot: Sendable, Equatable {
         var misnamed = false
 
         enum CodingKeys: String, CodingKey { case id, login, role }
-
-        init(id: Int64, login: String, role: String? = nil, misnamed: Bool = false) {
-            (self.id, self.login, self.role, self.misnamed) = (id, login, role, misnamed)
-        }
-
-        /// A line's members as `SnapshotLines` reads them, nil where `JSONDecoder` is to decide: a role that
-        /// is neither a string nor null, no whole-number id or no string login.
-        init?(members: [String: JSONMemberReader.Value]) {
-            guard let id = SnapshotLines.integer(members["id"]), let login = SnapshotLines.string(members["login"])
-            else { return nil }
-            switch members["role"] {
-            case nil, .null?: self.init(id: id, login: login)
-            case .string(let role)?: self.init(id: id, login: login, role: role)
-            default: return nil
-            }
-        }
 
         /// What the reader refuses in an entry: written, it would make every later run refuse the file.
         var problem: String? {
@@ -185,7 +170,7 @@ struct PeopleSnapshot: Sendable, Equatable {
         /// The fields of a file, a line at a time where gh-users wrote it (`SnapshotLines`); nil for what
         /// `JSONDecoder` refuses.
         static func read(_ bytes: [UInt8]) -> Fields? {
-            SnapshotLines.decode(bytes, list: \.people, written: written, entry: Entry.init(members:))
+            SnapshotLines.decode(bytes, list: \.people, written: written)
         }
 
         /// The file gh-users writes for these fields with nobody in the list.
@@ -193,5 +178,27 @@ struct PeopleSnapshot: Sendable, Equatable {
             let subject = Subject(command: fields.command, owner: fields.of, filters: fields.filters)
             return PeopleSnapshot(subject: subject, people: [], ownerID: fields.ownerID, apiURL: fields.apiURL).encoded
         }
+    }
+}
+
+extension PeopleSnapshot.Entry: ScannedDTO {
+    /// A snapshot's line as `SnapshotLines` reads it, nil where `JSONDecoder` is to decide: a role that is
+    /// neither a string nor null, no whole-number id or no string login. Other keys are passed over, as
+    /// `JSONDecoder` passes them.
+    init?(scanning bytes: [UInt8], in range: Range<Int>) {
+        var reader = JSONMemberReader(bytes, in: range)
+        var (id, login, role): (Int64?, String?, String?) = (nil, nil, nil)
+        while let (key, value) = reader.next() {
+            switch (String(decoding: key, as: UTF8.self), value) {
+            case ("id", .integer(let number)): id = number
+            case ("login", .string(let text)): login = text
+            case ("role", .string(let text)): role = text
+            case ("role", .null): role = nil
+            case ("id", _), ("login", _), ("role", _): return nil
+            default: continue
+            }
+        }
+        guard reader.finished, let id, let login else { return nil }
+        self.init(id: id, login: login, role: role)
     }
 }

@@ -1,3 +1,4 @@
+import Data
 import Foundation
 import JSONBytes
 
@@ -6,19 +7,17 @@ import JSONBytes
 /// document (a 29 MB snapshot of 500,000 people took 230 MB), where the lines take the file and the entries.
 ///
 /// It can only make reading leaner, never accept more: the header line must be byte for byte the one gh-users
-/// writes for what it says, and each line an object that `JSONMemberReader` reads whole (which leaves a `\u`
-/// escape, text that is not ASCII and a key given twice to Foundation). Anything else, a file edited by hand or damaged, is
+/// writes for what it says, and each line an entry its `ScannedDTO` reading takes (`JSONMemberReader` leaves a
+/// `\u` escape, text that is not ASCII and a key given twice to Foundation). Anything else, a file edited by hand or damaged, is
 /// read by `JSONDecoder` whole, which accepts or refuses it as before.
 enum SnapshotLines {
     /// `bytes` as `Fields`, its list (`list`) read a line at a time where the file is as gh-users writes it, else
     /// by `JSONDecoder`; nil for what `JSONDecoder` refuses. `written` is the file gh-users writes for these
-    /// fields with an empty list; `entry` reads one line's members, nil for one it does not take (then
-    /// `JSONDecoder` decides).
-    static func decode<Fields: Decodable, Entry>(
-        _ bytes: [UInt8], list: WritableKeyPath<Fields, [Entry]>, written: (Fields) -> [UInt8],
-        entry: ([String: JSONMemberReader.Value]) -> Entry?
+    /// fields with an empty list; a line its entry's scanning does not take leaves the file to `JSONDecoder`.
+    static func decode<Fields: Decodable, Entry: ScannedDTO>(
+        _ bytes: [UInt8], list: WritableKeyPath<Fields, [Entry]>, written: (Fields) -> [UInt8]
     ) -> Fields? {
-        if let fields = lines(bytes, list: list, written: written, entry: entry) { return fields }
+        if let fields = lines(bytes, list: list, written: written) { return fields }
         // Stopped by a signal: not read whole again, which takes longer still (`SnapshotFile.load` says why).
         guard !Task.isCancelled else { return nil }
         return try? JSONDecoder().decode(Fields.self, from: Foundation.Data(bytes))
@@ -26,9 +25,8 @@ enum SnapshotLines {
 
     /// The fields of a file exactly as gh-users writes it, or nil; nil too once a signal came (a snapshot of
     /// 2,000,000 people takes seconds), checked every thousand lines.
-    static func lines<Fields: Decodable, Entry>(
-        _ bytes: [UInt8], list: WritableKeyPath<Fields, [Entry]>, written: (Fields) -> [UInt8],
-        entry: ([String: JSONMemberReader.Value]) -> Entry?
+    static func lines<Fields: Decodable, Entry: ScannedDTO>(
+        _ bytes: [UInt8], list: WritableKeyPath<Fields, [Entry]>, written: (Fields) -> [UInt8]
     ) -> Fields? {
         let newline = UInt8(ascii: "\n")
         // The header line ends in the list's `[`: closed, it is the whole file of an empty list. (A file on one
@@ -54,27 +52,10 @@ enum SnapshotLines {
             }
             guard continues, entries.count % 1_000 != 0 || !Task.isCancelled else { return nil }
             continues = end > start && bytes[end - 1] == UInt8(ascii: ",")
-            var reader = JSONMemberReader(bytes, in: start..<(continues ? end - 1 : end))
-            var members: [String: JSONMemberReader.Value] = [:]
-            while let (key, value) = reader.next() {
-                members[String(decoding: key, as: UTF8.self)] = value
-            }
-            guard reader.finished, let read = entry(members) else { return nil }
+            guard let read = Entry(scanning: bytes, in: start..<(continues ? end - 1 : end)) else { return nil }
             entries.append(read)
             start = end + 1
         }
-        return nil
-    }
-
-    /// A whole number, as `JSONDecoder` reads an `Int64`; nil for any other value.
-    static func integer(_ value: JSONMemberReader.Value?) -> Int64? {
-        if case .integer(let number) = value { return number }
-        return nil
-    }
-
-    /// A string, as `JSONDecoder` reads a `String`; nil for any other value.
-    static func string(_ value: JSONMemberReader.Value?) -> String? {
-        if case .string(let text) = value { return text }
         return nil
     }
 }

@@ -1,3 +1,4 @@
+import Data
 import Domain
 import Foundation
 import JSONBytes
@@ -54,17 +55,6 @@ struct FollowSnapshot: Sendable, Equatable {
     struct Account: Sendable, Equatable, Decodable {
         let id: Int64
         let login: String
-
-        init(id: Int64, login: String) {
-            (self.id, self.login) = (id, login)
-        }
-
-        /// A line's members as `SnapshotLines` reads them; nil for no whole-number id or no string login.
-        init?(_ members: [String: JSONMemberReader.Value]) {
-            guard let id = SnapshotLines.integer(members["id"]), let login = SnapshotLines.string(members["login"])
-            else { return nil }
-            self.init(id: id, login: login)
-        }
 
         /// What the reader refuses in an account: written, it would make every later run refuse the file.
         var problem: String? {
@@ -200,7 +190,7 @@ struct FollowSnapshot: Sendable, Equatable {
         /// The fields of a file, a line at a time where gh-users wrote it (`SnapshotLines`); nil for what
         /// `JSONDecoder` refuses.
         static func read(_ bytes: [UInt8]) -> Fields? {
-            SnapshotLines.decode(bytes, list: \.accounts, written: written, entry: Account.init)
+            SnapshotLines.decode(bytes, list: \.accounts, written: written)
         }
 
         /// The file gh-users writes for these fields with no account; none for a version 1 file's, which it does
@@ -230,4 +220,23 @@ struct FollowSnapshot: Sendable, Equatable {
 
 extension FollowSnapshot: SnapshotContents {
     static let kindName = "a gh-users follower snapshot"
+}
+
+extension FollowSnapshot.Account: ScannedDTO {
+    /// A snapshot's line as `SnapshotLines` reads it; nil for no whole-number id or no string login (then
+    /// `JSONDecoder` decides). Other keys are passed over, as `JSONDecoder` passes them.
+    init?(scanning bytes: [UInt8], in range: Range<Int>) {
+        var reader = JSONMemberReader(bytes, in: range)
+        var (id, login): (Int64?, String?) = (nil, nil)
+        while let (key, value) = reader.next() {
+            switch (String(decoding: key, as: UTF8.self), value) {
+            case ("id", .integer(let number)): id = number
+            case ("login", .string(let text)): login = text
+            case ("id", _), ("login", _): return nil
+            default: continue
+            }
+        }
+        guard reader.finished, let id, let login else { return nil }
+        self.init(id: id, login: login)
+    }
 }
