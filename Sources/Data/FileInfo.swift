@@ -59,14 +59,19 @@ package enum FileInfo {
         defer { closedir(stream) }
         var names: [String] = []
         while let entry = readdir(stream) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: entry.pointee.d_name)) {
-                    String(cString: $0)
-                }
-            }
+            let name = entryName(entry)
             if name != ".", name != ".." { names.append(name) }
         }
         return names
+    }
+
+    /// The name of an entry `readdir` returned, read in place up to its NUL. glibc packs entries by `d_reclen`, so
+    /// the last one in its buffer can end before a whole `dirent` would: copying `pointee` or `d_name` (256 bytes)
+    /// read past the buffer, and a cache folder of a few hundred entries died of SIGSEGV (a review's find, shown
+    /// by AddressSanitizer).
+    package static func entryName(_ entry: UnsafePointer<dirent>) -> String {
+        let offset = MemoryLayout<dirent>.offset(of: \dirent.d_name) ?? 0
+        return String(cString: (UnsafeRawPointer(entry) + offset).assumingMemoryBound(to: CChar.self))
     }
 
     /// Up to `limit` bytes from the descriptor's current position to its end, and never more; nil on a read error.

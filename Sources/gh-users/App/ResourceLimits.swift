@@ -1,3 +1,5 @@
+import Data
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -56,10 +58,7 @@ enum ResourceLimits {
         // Only those below the limit: a new file takes the lowest free number, so one above it takes no room.
         var entries: rlim_t = 0
         while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) {
-                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if let descriptor = rlim_t(name), descriptor < limit { entries += 1 }
+            if let descriptor = rlim_t(FileInfo.entryName(entry)), descriptor < limit { entries += 1 }
         }
         return max(entries, 1) - 1
     }
