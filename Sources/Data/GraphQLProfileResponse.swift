@@ -134,8 +134,12 @@ enum GraphQLProfileResponse {
         guard let data = dto.data else {
             throw .unsupported("\(endpoint) answered with no data")
         }
+        // An error on one of an alias's fields (`["a0", "name"]`) nulls that field: the profile GraphQL gave is
+        // not whole, so REST answers that login, as for a member that does not decode.
+        let erred = Set(errors.compactMap { $0.path?.first?.text })
         let lookups = logins.enumerated().map { index, login -> GraphQLLookup in
-            guard case .some(.some(let owner)) = data.owners[GraphQLProfileQuery.alias(index)],
+            let alias = GraphQLProfileQuery.alias(index)
+            guard !erred.contains(alias), case .some(.some(let owner)) = data.owners[alias],
                 let user = GraphQLUserRebuild.user(owner, asked: login)
             else { return .needsREST }
             return .found(user)

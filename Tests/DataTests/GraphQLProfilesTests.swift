@@ -330,6 +330,23 @@ struct GraphQLProfileResponseTests {
         #expect(batch.lookups[1] == .needsREST)
     }
 
+    /// An error on an alias's field nulls only that field (GitHub's partial data: `"path": ["a0", "name"]`): the
+    /// profile is not whole, so REST answers that login. Before, the nulls were printed as the profile's, exit 0.
+    @Test func anErrorOnAnAliasFieldSendsThatLoginToREST() throws {
+        let nulled = octocatOwner.replacing(#""name":"The Octocat""#, with: #""name":null"#)
+        let body = """
+            {"data":{"a0":\(nulled),"a1":\(octocatOwner.replacing("octocat", with: "monalisa"))},
+            "errors":[{"type":"INTERNAL","path":["a0","name"],"message":"Something went wrong"}]}
+            """
+        let batch = try decode(body, logins: ["octocat", "monalisa"]).get()
+        #expect(batch.lookups[0] == .needsREST)
+        guard case .found(let user) = batch.lookups[1] else {
+            Issue.record("monalisa was not found")
+            return
+        }
+        #expect(user.login == "monalisa")
+    }
+
     /// A member that is no account is that login's alone: REST answers it, and the batch's other lookups stand.
     @Test func aMemberThatIsNoAccountGoesToRESTAlone() throws {
         let body = #"{"data":{"a0":42,"a1":\#(octocatOwner)}}"#
