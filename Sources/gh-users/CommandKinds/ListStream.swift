@@ -139,7 +139,7 @@ struct ListStream<Item: ListedItem> {
             if let item = items.first, let missing = output.writer.keysMissing(from: items) {
                 // What each path met (`repo.topics` is a list) is said before the stop, which cannot say it.
                 if missing.misspelt {
-                    for warning in output.writer.pathWarnings(for: item, stopping: true) { io.writeErr(warning) }
+                    for warning in output.writer.stopWarnings(for: items) { io.writeErr(warning) }
                 }
                 end = .failed(
                     ListOutput.keysMissing(missing.keys, misspelt: missing.misspelt, in: item, noun: noun), vanished: 0)

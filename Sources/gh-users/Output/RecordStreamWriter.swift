@@ -109,7 +109,7 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
     /// or a column it computes has a value; and, for `--fields`, when the first record has a key of the command's
     /// own columns (not one it computes, which any shape may give), since GitHub leaves some keys out of some
     /// records (an event's `org`, on an account's own repository), unless every field is a path that goes wrong
-    /// after a key the record has (`login.x`, `repo.ful_name`): that is a mistake in the path.
+    /// after a key a record of the page has (`login.x`, `repo.ful_name`): that is a mistake in the path.
     /// `misspelt` when every column is a path that goes wrong after a key the record has, or into a field the
     /// command computes (`fingerprint.x`, a plain value).
     mutating func keysMissing(from items: [Item]) -> (keys: [String], misspelt: Bool)? {
@@ -156,10 +156,13 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
             return !misspeltInBatch.contains(column.key) && (shown || Self.reaches(path, in: item.raw.bytes))
         }
         if items.contains(where: { item in columns.contains { has($0, item) } }) { return nil }
+        // Judged over the page, as the paths are: an event without `org` first is no excuse for `org.logn` where a
+        // later one's `org` lacks `logn`.
         let misspelt = columns.allSatisfy { column in
             let path = Self.path(column.key)
             return path.count > 1
-                && (derived[path[0]] != nil || JSONText.value(at: [path[0]], in: first.raw.bytes) != nil)
+                && (derived[path[0]] != nil || misspeltInBatch.contains(column.key)
+                    || JSONText.value(at: [path[0]], in: first.raw.bytes) != nil)
         }
         if !misspelt, shape.contains(where: { !$0.isDerived && has($0, first) }) { return nil }
         return (columns.map(\.key), misspelt)
@@ -222,9 +225,28 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
     /// object's keys are GitHub's text, shown only when short and plain. Before a stop (`stopping`: every column
     /// such a path), no line promises a blank column.
     func pathWarnings(for item: Item, stopping: Bool = false) -> [String] {
-        pathsNotFound(in: item).map { missing in
+        pathWarnings(pathsNotFound(in: item), stopping: stopping, record: "the first record's ")
+    }
+
+    /// Before a page's stop: each path's warning from the first record of `items` where it goes wrong, which
+    /// need not be the page's first (an event without `org` before one whose `org` lacks the key).
+    func stopWarnings(for items: [Item]) -> [String] {
+        let found = items.map(pathsNotFound(in:))
+        return (context.fields ?? []).compactMap { field in
+            guard let index = found.firstIndex(where: { $0.contains { $0.path == field } }),
+                let missing = found[index].first(where: { $0.path == field })
+            else { return nil }
+            return pathWarnings([missing], stopping: true, record: index == 0 ? "the first record's " : "a record's ")
+                .first
+        }
+    }
+
+    private func pathWarnings(
+        _ paths: [(path: String, object: String, holder: Holder)], stopping: Bool, record: String
+    ) -> [String] {
+        paths.map { missing in
             let start =
-                "gh-users: warning: --fields \(TerminalSanitizer.sanitize(missing.path)): the first record's "
+                "gh-users: warning: --fields \(TerminalSanitizer.sanitize(missing.path)): " + record
                 + TerminalSanitizer.sanitize(missing.object)
             guard case .object(let keys) = missing.holder else {
                 var kind = "a plain value"

@@ -67,6 +67,34 @@ struct EventsCommandTests {
         }
     }
 
+    /// A misspelt path is judged over the page, not by its first record: an event without `org`, then one whose
+    /// `org` lacks `logn`, then one with `org: null` is every row blank, and the run stops naming the record's keys
+    /// (before: exit 0 with a blank column and no word, since the first event has no `org`; helper-243's find).
+    @Test func aMisspeltPathAfterAnEventWithoutItIsRefused() async throws {
+        var events = try #require(
+            try JSONSerialization.jsonObject(with: Bodies.named("activity-list-public-events-for-user"))
+                as? [[String: Any]])
+        var withOrg = try #require(events.first)
+        #expect(withOrg["org"] == nil)
+        withOrg["id"] = "2"
+        withOrg["org"] = ["id": 9_919, "login": "github"]
+        var nullOrg = withOrg
+        nullOrg["id"] = "3"
+        nullOrg["org"] = NSNull()
+        events = [events[0], withOrg, nullOrg]
+        let harness = CommandHarness()
+        harness.http.register(
+            RequestMatcher("GET /users/octocat/events/public?per_page=30"), status: 200, headers: [],
+            body: try JSONSerialization.data(withJSONObject: events))
+        let run = await harness.run(["events", "octocat", "--fields", "org.logn", "--format", "csv"])
+        #expect(run.status == 1, "\(run.err)")
+        #expect(run.out.isEmpty, "\(run.out)")
+        #expect(
+            run.err.hasPrefix("gh-users: warning: --fields org.logn: a record's org has no such key (it has "),
+            "\(run.err)")
+        #expect(run.err.contains("have nothing at org.logn, so every row would be blank"), "\(run.err)")
+    }
+
     /// `payload` holds what its event's type has: a path into it that the first event lacks and a later one has
     /// (GitHub's documented WatchEvent, then PushEvent) is written where it is (before: exit 1, "nothing at
     /// payload.ref", judged by the first event alone).
