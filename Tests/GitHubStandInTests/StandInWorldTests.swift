@@ -263,6 +263,10 @@ private func documentedKeys(_ name: String) throws -> [String] {
             Step("PUT", grant, as: "Yamada-Taro", body: #"{"permission":"admin"}"#, 403),
             Step(linguistAdmins, as: "octocat", ["octocat", "lively-otter-8"]),
             Step("PUT", grant, as: "octocat", body: #"{"permission":"admin"}"#, 204),
+            // Only the organization's own repositories: octocat's is 422, as GitHub documents (before: 204).
+            Step(
+                "PUT", "/orgs/github/teams/justice-league/repos/octocat/Hello-World", as: "octocat",
+                body: #"{"permission":"admin"}"#, 422),
             Step(
                 linguistAdmins, as: "octocat",
                 ["octocat", "Yamada-Taro", "kitsune-fox", "Happy-Otter-5", "lively-otter-8"]),

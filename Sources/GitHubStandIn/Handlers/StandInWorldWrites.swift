@@ -97,8 +97,13 @@ extension StandInRouteRequest {
                         })
                     else { return notFound }
                     guard owns else { return refusal(403, "Must have admin rights to Repository.") }
-                    world.organizations[org].teams[team].repositories[world.repositories[repo].fullName] =
-                        add ? field : nil
+                    // GitHub's "Add or update team repository permissions": 422 for a repository the organization
+                    // does not own.
+                    let repository = world.repositories[repo]
+                    guard repository.owner.isSame(as: world.organizations[org].login) else {
+                        return refusal(422, "Validation Failed")
+                    }
+                    world.organizations[org].teams[team].repositories[repository.fullName] = add ? field : nil
                 case .collaborator:
                     guard let repo, let user else { return notFound }
                     let repository = world.repositories[repo]
