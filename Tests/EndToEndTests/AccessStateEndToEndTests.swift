@@ -101,9 +101,10 @@ struct AccessStateEndToEndTests {
     }
 
     /// A write cut short by a full disk (here `ulimit -f`, 3 KiB: the first repository fits, the second is cut)
-    /// under `>>`: stderr says where the state stands and how many bytes past it to remove, and done as told, the
-    /// rerun leaves the map whole, none of it twice. Before, stderr said only that the write failed, and the
-    /// rerun wrote the cut repository again after its cut part, exit 0 (a review's find).
+    /// under `>>`: stderr says where the state stands and how many bytes past it the rerun removes, and the rerun
+    /// leaves the map whole, none of it twice. Before, stderr said only that the write failed, and the rerun wrote
+    /// the cut repository again after its cut part, exit 0 (a review's find). A state of an older gh-users, which
+    /// records no output length, is refused instead, with what to remove by hand.
     @Test func aWriteCutByAFullDiskSaysWhatToRemoveAndTheRerunMendsIt() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-access-cut-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -120,18 +121,36 @@ struct AccessStateEndToEndTests {
                 try await BinaryRunner.shell(
                     command + access + #" --state "$STATE" >> "$OUT""#, environment: environment)
             }
+            /// The state as an older gh-users wrote it, without the output's length and name.
+            func older() throws {
+                let text = try String(contentsOfFile: state, encoding: .utf8)
+                let stripped = text.replacingOccurrences(
+                    of: #","output_bytes":[0-9]+,"output":"[^"]*""#, with: "", options: .regularExpression)
+                #expect(stripped != text)
+                try Data(stripped.utf8).write(to: URL(fileURLWithPath: state))
+            }
             let whole = try await BinaryRunner.shell(access, environment: environment)
             #expect(whole.status == 0 && whole.stdout.utf8.count > 3072, "\(whole.stderr)")
             let cut = try await resume(after: "ulimit -f 3; ")
             #expect(cut.status == 1, "\(cut.stderr)")
             #expect(cut.stderr.contains("records the map up to github/docs. The last "), "\(cut.stderr)")
-            let bytes = try #require(
-                cut.stderr.split(separator: "truncate -s -").last.flatMap { Int($0.prefix { $0.isNumber }) },
-                "\(cut.stderr)")
+            #expect(cut.stderr.contains("which the rerun removes and writes again whole"), "\(cut.stderr)")
             let cutFile = try Data(contentsOf: URL(fileURLWithPath: output))
             #expect(cutFile.count == 3072 && cutFile.last != UInt8(ascii: "\n"))
-            // Rerun as it is, the cut line would join the first record: refused before any request, the output
-            // and the state as they were (a review's find: only a file of gh-users's own was refused here).
+            let mended = try await resume()
+            #expect(mended.status == 0, "\(mended.stderr)")
+            #expect(String(decoding: try Data(contentsOf: URL(fileURLWithPath: output)), as: UTF8.self) == whole.stdout)
+
+            // An older state: the cut line would join the first record, so the rerun is refused before any
+            // request, the output and the state as they were (a review's find: only a file of gh-users's own was
+            // refused here); removing what the advice names mends it.
+            try FileManager.default.removeItem(atPath: state)
+            try Data().write(to: URL(fileURLWithPath: output))
+            let again = try await resume(after: "ulimit -f 3; ")
+            let bytes = try #require(
+                again.stderr.split(separator: "The last ").last.flatMap { Int($0.prefix { $0.isNumber }) },
+                "\(again.stderr)")
+            try older()
             let (recorded, asked) = (try Data(contentsOf: URL(fileURLWithPath: state)), server.requests.count)
             let asItIs = try await resume()
             #expect(asItIs.status == 1)
@@ -147,22 +166,25 @@ struct AccessStateEndToEndTests {
             let rerun = try await resume(after: #"truncate -s -\#(bytes) "$OUT" && "#)
             #expect(rerun.status == 0, "\(rerun.stderr)")
             #expect(String(decoding: try Data(contentsOf: URL(fileURLWithPath: output)), as: UTF8.self) == whole.stdout)
-            // Cut inside the first repository, the state records none: the rerun writes the map from the start,
-            // so the advice is to remove all the interrupted run wrote, not only its last line (a review's find).
+            // Cut inside the first repository, an older state records none: the rerun writes the map from the
+            // start, so the advice is to remove all the interrupted run wrote, not only its last line (a review's
+            // find). The state of this gh-users records the file's length, and the rerun cuts it back.
             try FileManager.default.removeItem(atPath: state)
             try Data().write(to: URL(fileURLWithPath: output))
             let early = try await resume(after: "ulimit -f 1; ")
             #expect(early.status == 1, "\(early.stderr)")
-            let again = try await resume()
-            #expect(again.status == 1)
+            let earlyState = try Data(contentsOf: URL(fileURLWithPath: state))
+            try older()
+            let refused = try await resume()
+            #expect(refused.status == 1)
             #expect(
-                again.stderr.contains(
+                refused.stderr.contains(
                     "remove all that the interrupted run wrote, a csv header too (its state records no repository "
-                        + "yet, so the rerun writes the map from its first repository)"), "\(again.stderr)")
-            // Following that advice mends it: the file emptied, the rerun writes the whole map once.
-            try Data().write(to: URL(fileURLWithPath: output))
-            let mended = try await resume()
-            #expect(mended.status == 0, "\(mended.stderr)")
+                        + "yet, so the rerun writes the map from its first repository)"), "\(refused.stderr)")
+            try earlyState.write(to: URL(fileURLWithPath: state))
+            let fromStart = try await resume()
+            #expect(fromStart.status == 0, "\(fromStart.stderr)")
+            #expect(fromStart.stderr.contains("removed the last 1024 bytes"), "\(fromStart.stderr)")
             #expect(String(decoding: try Data(contentsOf: URL(fileURLWithPath: output)), as: UTF8.self) == whole.stdout)
             // A whole map cut afterwards is no map done: refused, the file and the state as they were, where
             // before the complete state ended the run first, "nothing to do", exit 0 (a review's find).
@@ -177,6 +199,73 @@ struct AccessStateEndToEndTests {
             #expect(afterWhole.stderr.contains("remove both it and the state file"), "\(afterWhole.stderr)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == cutMap)
             #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == complete)
+        }
+    }
+
+    /// A kill between a repository's records reaching the file and the state's save (here: the stop after
+    /// github/docs, then github/linguist's records appended as that kill would leave them): the rerun cuts them,
+    /// says so, and writes them once, where before the map held them twice, exit 0 (a review's find). Bytes past
+    /// the state that are no repository of the map, or a file shorter than the state records, are refused with
+    /// the file as it was.
+    @Test func recordsWrittenButNotRecordedAreCutBeforeTheRerun() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-access-kill-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (output, state) = (
+            folder.appendingPathComponent("map.tsv").path, folder.appendingPathComponent("s").path
+        )
+        let outputURL = URL(fileURLWithPath: output)
+        try await withStandIn(users: 100) { server in
+            let environment = [
+                "API": server.baseURL, "OUT": output, "STATE": state, "GH_TOKEN": StandInTokens.token(for: "octocat"),
+            ]
+            let access = #""$GH_USERS" access github --format csv --concurrency 1 --api-url "$API" --no-cache"#
+            let resume = {
+                try await BinaryRunner.shell(access + #" --state "$STATE" >> "$OUT""#, environment: environment)
+            }
+            let whole = try await BinaryRunner.shell(access, environment: environment)
+            #expect(whole.status == 0, "\(whole.stderr)")
+            server.injectFaults(
+                [
+                    .passThrough, .passThrough, .status(502, body: ""), .passThrough,
+                    .graphQLRateLimited(resetAfterSeconds: 600),
+                ],
+                forPath: "/graphql")
+            let stopped = try await resume()
+            #expect(stopped.status == 5, "\(stopped.stderr)")
+            let written = try Data(contentsOf: outputURL)
+            #expect(try String(contentsOfFile: state, encoding: .utf8).contains(#""output_bytes":\#(written.count),"#))
+            let rest = Data(whole.stdout.utf8.dropFirst(written.count))
+            #expect(String(decoding: rest, as: UTF8.self).hasPrefix("github/linguist,"))
+            let recorded = try Data(contentsOf: URL(fileURLWithPath: state))
+
+            // Not the map's: a line of another organization's, or fewer bytes than recorded. Refused, as they were.
+            for (tail, reason) in [
+                (Data("other/repo,octocat,1,read,member,[],\n".utf8), "not a record of github's map"),
+                (Data(), "fewer than the \(written.count) the state file"),
+            ] {
+                // Without its last line: the file ends at a line end, so only the length tells the loss.
+                let lastLine = written.dropLast().lastIndex(of: UInt8(ascii: "\n")).map { written.prefix(through: $0) }
+                let changed = tail.isEmpty ? try #require(lastLine) : written + tail
+                try changed.write(to: outputURL)
+                let refused = try await resume()
+                #expect(refused.status == 1 && refused.stderr.contains(reason), "\(refused.stderr)")
+                #expect(try Data(contentsOf: outputURL) == changed)
+                #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == recorded)
+            }
+
+            // The next repository's records whole, and cut inside a line: each is removed and written once.
+            for kept in [rest.count, rest.count / 2] {
+                try (written + rest.prefix(kept)).write(to: outputURL)
+                let resumed = try await resume()
+                #expect(resumed.status == 0, "\(resumed.stderr)")
+                #expect(
+                    resumed.stderr.contains(
+                        "removed the last \(kept) bytes of '\(output)', written past the records of github/docs by the run that stopped"
+                    ), "\(resumed.stderr)")
+                #expect(String(decoding: try Data(contentsOf: outputURL), as: UTF8.self) == whole.stdout)
+                try recorded.write(to: URL(fileURLWithPath: state))
+            }
         }
     }
 }

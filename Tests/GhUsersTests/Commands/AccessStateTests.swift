@@ -290,6 +290,7 @@ struct AccessStateTests {
         (#""records":\d+"#, #""records":9223372036854775800"#, "past 2^53"),
         (#""repositories":\d+"#, #""repositories":9223372036854775807"#, "past 2^53"),
         (#""records":"#, #""records":0,"records":"#, #"gives "records" twice"#),
+        (#""records":"#, #""output_bytes":-1,"output":"/o","records":"#, #"a negative "output_bytes""#),
         // After a value 65 levels deep, where the scan for a repeated key stops: Foundation read the first.
         (
             #""records":"#,
@@ -397,6 +398,13 @@ struct AccessStateTests {
         let hostile = AccessOutput.cutAdvice(state, shown: "'s'", file: "it's\u{1B}[31m\n.tsv", bytes: 5, pipe: false)
         #expect(hostile.contains(#"(truncate -s -5 $'it\'s\e[31m\n.tsv'), then"#), "\(hostile)")
         #expect(!hostile.contains("\u{1B}"))
+        // A state that records the file's length: the rerun cuts them itself.
+        var measured = state
+        (measured.outputBytes, measured.output) = (4_096, "/m.csv")
+        #expect(
+            AccessOutput.cutAdvice(measured, shown: "'s'", file: "/m.csv", bytes: 120, pipe: false)
+                == "gh-users: the state file 's' records the map up to o/a. The last 120 bytes of '/m.csv' are of "
+                + "the repository after it, which the rerun removes and writes again whole: \(rerun)\n")
         #expect(
             AccessOutput.cutAdvice(state, shown: "'s'", file: nil, bytes: 0, pipe: false)
                 == "gh-users: the state file 's' records the map up to o/a; \(rerun)\n")

@@ -230,9 +230,10 @@ struct AccessOutput: AccessRecordSink {
     }
 
     /// How a map whose output or state could not be written (a full disk) goes on, from the `state` its file
-    /// holds: the `bytes` written past its last repository are removed first from the output (`file`, the path
-    /// stdout names, if any), since the rerun writes that repository again whole. On a pipe they cannot be: what
-    /// its reader took past the state comes again.
+    /// holds: the `bytes` written past its last repository are removed from the output (`file`, the path stdout
+    /// names, if any), since the rerun writes that repository again whole: by the rerun where the state records
+    /// the file's length, else first, by hand. On a pipe they cannot be: what its reader took past the state comes
+    /// again.
     static func cutAdvice(_ state: AccessState, shown: String, file: String?, bytes: Int, pipe: Bool) -> String {
         let place = state.after.map { "up to \($0)" } ?? "before its first repository"
         // Named safely in the words; quoted for a shell in the command, which a person pastes.
@@ -243,9 +244,12 @@ struct AccessOutput: AccessRecordSink {
             ? "; what the reader took past that comes again when you " + rerun + "."
             : bytes == 0
                 ? "; " + rerun + "."
-                : ". The last \(bytes) bytes of \(shownFile ?? "the output") are of the repository after it, which "
-                    + "the rerun writes again whole: remove them first (truncate -s -\(bytes) \(word ?? "FILE")), then "
-                    + rerun + "."
+                : state.outputBytes != nil && file != nil
+                    ? ". The last \(bytes) bytes of \(shownFile ?? "the output") are of the repository after it, which "
+                        + "the rerun removes and writes again whole: " + rerun + "."
+                    : ". The last \(bytes) bytes of \(shownFile ?? "the output") are of the repository after it, which "
+                        + "the rerun writes again whole: remove them first (truncate -s -\(bytes) \(word ?? "FILE")), then "
+                        + rerun + "."
         return TerminalSanitizer.sanitize("gh-users: the state file \(shown) records the map \(place)" + next) + "\n"
     }
 

@@ -41,6 +41,12 @@ struct AccessState: Equatable {
     var missing: [String] = []
     /// Records written so far: none yet, and CSV's header is still to come.
     var records = 0
+    /// The length of the file stdout appends to (`>> FILE`) once those records were written: a rerun cuts back
+    /// to it what a stop left past them (`AccessOutputCut`). nil on a pipe, and in a state of an older gh-users.
+    var outputBytes: Int64?
+    /// That file, as an absolute path: a rerun appending to another file (the map's rest in a file of its own)
+    /// cuts nothing.
+    var output: String?
     /// The map was read to its end.
     var complete = false
 
@@ -77,6 +83,11 @@ struct AccessState: Equatable {
             .init("after", after.map(JSONValue.string) ?? .null),
             .init("repositories", .integer(Int64(repositories))),
             .init("records", .integer(Int64(records))),
+        ]
+        if let outputBytes, let output {
+            members += [.init("output_bytes", .integer(outputBytes)), .init("output", .string(output))]
+        }
+        members += [
             .init("unreadable", .array(unreadable.map(JSONValue.string))),
             .init("missing", .array(missing.map(JSONValue.string))), .init("complete", .bool(complete)),
         ]
@@ -106,19 +117,19 @@ struct AccessState: Equatable {
         // No run counts past 2^53 (JSON's exact integers); one past it was tampered with, and adding to it
         // overflowed: the run crashed without a word, its state never advanced, its records written again each run.
         guard !fields.of.isEmpty, counts.contains(fields.repositories), counts.contains(fields.records),
-            fields.after.map({ $0.contains("/") }) ?? true
+            fields.after.map({ $0.contains("/") }) ?? true, (fields.outputBytes ?? 0) >= 0
         else {
             return .failure(
                 FileContentProblem(
-                    "has an empty \"of\", a \"repositories\" or \"records\" that is negative or past 2^53, or an "
-                        + "\"after\" that is not ORG/NAME"))
+                    "has an empty \"of\", a \"repositories\" or \"records\" that is negative or past 2^53, a "
+                        + "negative \"output_bytes\", or an \"after\" that is not ORG/NAME"))
         }
         return .success(
             AccessState(
                 organization: fields.of, filters: fields.filters, format: format, fields: fields.fields,
                 apiURL: fields.apiURL, viewer: fields.viewer, after: fields.after, repositories: fields.repositories,
                 unreadable: fields.unreadable, missing: fields.missing, records: fields.records,
-                complete: fields.complete))
+                outputBytes: fields.outputBytes, output: fields.output, complete: fields.complete))
     }
 
     private struct Fields: Decodable {
@@ -138,12 +149,17 @@ struct AccessState: Equatable {
         let apiURL: String?
         /// Not in a state written before the token's account was recorded.
         let viewer: Int64?
+        /// Not in a state written before the output's length was recorded, nor on a pipe.
+        let outputBytes: Int64?
+        let output: String?
 
         enum CodingKeys: String, CodingKey {
             case version, command, of, filters, format, fields, after, repositories, records, unreadable, missing
             case complete
             case apiURL = "api_url"
             case viewer = "viewer_id"
+            case outputBytes = "output_bytes"
+            case output
         }
     }
 }
@@ -156,6 +172,8 @@ struct AccessStateFile {
     /// The output holds records of the run so far: no CSV header again.
     let continuesOutput: Bool
     private let lock: OwnedFileLock
+    /// stdout appends to a regular file (`>> FILE`), whose length the state records after each repository.
+    private var measuresOutput = false
 
     /// The state file at `path`, as it is opened and locked, and as an output naming it is refused.
     static func file(_ path: String) -> OwnedFile {
@@ -203,6 +221,11 @@ struct AccessStateFile {
                 throw refusal
             }
             var state = loaded ?? fresh
+            // What a stop left past the state's records, cut before the file's end is checked: a kill's cut line
+            // is among it.
+            if let stdoutFile, !state.complete, let recorded = loaded?.outputBytes, loaded?.output == stdoutFile {
+                try AccessOutputCut(state: state, recorded: recorded).apply(stdoutFile, stateShown: file.shown, io: io)
+            }
             // A snapshot or another state is no place for records, nor is a last line without its end, which the
             // first record would join (`AppendedOutputCheck.continuedFileRefusal`): a run killed as it wrote left
             // part of the repository after the state's, which the rerun writes again whole. Checked before a
@@ -219,10 +242,16 @@ struct AccessStateFile {
             try file.checkWritable()
             // A state from an older gh-users takes this run's root, on disk before the next record.
             state.apiURL = state.apiURL ?? fresh.apiURL
+            // The output, another file than the state's, or one of a new map, starts at the file's length now: a
+            // stop before the first repository cuts it back to that.
+            if let stdoutFile, state.output != stdoutFile {
+                (state.output, state.outputBytes) = (stdoutFile, outputLength())
+            }
             // On disk before the first record, so a run that cannot write it stops before anything is written.
-            if loaded == nil || loaded?.apiURL == nil { try file.replace(with: state.encoded) }
-            return .success(
-                AccessStateFile(file: file, state: state, continuesOutput: state.records > 0, lock: lock))
+            if loaded != state { try file.replace(with: state.encoded) }
+            var opened = AccessStateFile(file: file, state: state, continuesOutput: state.records > 0, lock: lock)
+            opened.measuresOutput = stdoutFile != nil
+            return .success(opened)
         } catch {
             io.writeErr("gh-users: \(error.message)\n")
             return .failure(.setupFailed)
@@ -258,6 +287,7 @@ struct AccessStateFile {
     mutating func written(_ repository: String, records: Int, read: AccessRepositoryRead) throws(LocalFileError) {
         var next = state
         next.after = repository
+        if measuresOutput { next.outputBytes = Self.outputLength() }
         // A count stops at the bound, which only a state edited up to it reaches: past it, the next run would
         // refuse the file, and a refusal after the records were written wrote them again on every run.
         let bound = AccessState.counts.upperBound
@@ -278,7 +308,7 @@ struct AccessStateFile {
     mutating func restart() throws(LocalFileError) {
         state = AccessState(
             organization: state.organization, filters: state.filters, format: state.format, fields: state.fields,
-            apiURL: state.apiURL, viewer: state.viewer)
+            apiURL: state.apiURL, viewer: state.viewer, outputBytes: state.outputBytes, output: state.output)
         try file.replace(with: state.encoded)
     }
 
@@ -307,6 +337,12 @@ struct AccessStateFile {
             state.missing.isEmpty
         else { return }
         unlink(file.target)
+    }
+
+    /// The length of the regular file stdout appends to, as a state records it; nil when it cannot be told.
+    private static func outputLength() -> Int64? {
+        var info = stat()
+        return fstat(STDOUT_FILENO, &info) == 0 ? Int64(info.st_size) : nil
     }
 
     /// The map was read to its end.

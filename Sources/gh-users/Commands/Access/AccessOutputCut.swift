@@ -1,0 +1,113 @@
+import AtomicCore
+import Foundation
+import JSONBytes
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What a resumed `access --state` map cuts from the file stdout appends to (`>> FILE`): the bytes past the
+/// length the state recorded (`output_bytes`), which a stop between writing a repository's records and saving
+/// the state left there, and which the rerun writes again whole. As `list`'s `OutputCut`, only what is provably
+/// that: past a line end, whole records of one repository of the map that the state does not count (a kill's
+/// unfinished last line among them), a csv header where the state counts no record yet. Anything else (another
+/// run's lines, a state edited by hand) stops the run with the file and the state as they were.
+struct AccessOutputCut {
+    let state: AccessState
+    /// `output_bytes`: the file's length once the records the state counts were written.
+    let recorded: Int64
+    static let most: Int64 = 256 << 20
+
+    /// Why the `length - recorded` bytes past the recorded length are not the map's unrecorded repository, or
+    /// nil when they are. `read` reads the file's bytes from an offset to its end.
+    func problem(read: (Int64) -> [UInt8]?) -> String? {
+        guard let bytes = read(max(recorded - 1, 0)) else { return "they cannot be read" }
+        var tail = bytes[...]
+        if recorded > 0 {
+            guard tail.first == UInt8(ascii: "\n") else { return "the recorded length falls inside a line" }
+            tail = tail.dropFirst()
+        }
+        let csv = state.format == .csv
+        var records = OutputCut.records(tail, csv: csv)
+        if let last = records.last, last.last != UInt8(ascii: "\n") { records.removeLast() }
+        let keys = state.fields ?? AccessCommand.columns.map(\.key)
+        // CSV's header comes with the first records, in whichever run writes them.
+        if csv, state.records == 0, let first = records.first, OutputCut.cells(first, csv: true) == keys {
+            records.removeFirst()
+        }
+        let column = keys.firstIndex(of: "repository")
+        // Without the repository (`--fields` left it out) a record cannot be placed: the line end is all there is.
+        guard state.format == .ndjson || column != nil else { return nil }
+        let prefix = state.organization.lowercased() + "/"
+        var repository: String?
+        for record in records {
+            guard let name = Self.repository(of: record, format: state.format, column: column),
+                name.lowercased().hasPrefix(prefix)
+            else { return "they hold a line that is not a record of \(state.organization)'s map" }
+            if let after = state.after, name.lowercased() == after.lowercased() {
+                return "they hold records of \(after), which the state counts as written"
+            }
+            guard repository == nil || repository == name.lowercased() else {
+                return "they hold records of more than one repository"
+            }
+            repository = name.lowercased()
+        }
+        return nil
+    }
+
+    private static func repository(of record: ArraySlice<UInt8>, format: OutputFormat, column: Int?) -> String? {
+        guard format == .ndjson else {
+            guard let column else { return nil }
+            let cells = OutputCut.cells(record, csv: format == .csv)
+            return cells.indices.contains(column) ? cells[column] : nil
+        }
+        let object = try? JSONSerialization.jsonObject(with: Foundation.Data(record)) as? [String: Any]
+        return object?["repository"] as? String
+    }
+
+    /// Cuts stdout's file, at `path`, back to the recorded length, said on stderr; nothing
+    /// when it holds just that. One that holds less lost records the state counts (unless it ends inside a line,
+    /// which `AppendedOutputCheck` refuses with its own remedy), and one whose bytes past it are not the map's
+    /// (`problem`) is refused, as it is.
+    func apply(_ path: String, stateShown: String, io: IOStreams) throws(LocalFileError) {
+        let shown = "the file stdout appends to, \(TerminalSanitizer.quotedPath(path)),"
+        var info = stat()
+        guard fstat(STDOUT_FILENO, &info) == 0 else { return }
+        let length = Int64(info.st_size)
+        let descriptor = OutputLock.stdoutReader.descriptor ?? STDOUT_FILENO
+        if length < recorded {
+            let last = length == 0 ? nil : FileDescriptorIO.read(descriptor, from: length - 1, upTo: 1)?.first
+            guard length == 0 || last == UInt8(ascii: "\n") else { return }
+            throw LocalFileError(
+                message: "\(shown) holds \(length) bytes, fewer than the \(recorded) the state file \(stateShown) "
+                    + "records: records written before were lost. Both were left as they are: restore the file, or "
+                    + "remove both to read the map again")
+        }
+        guard length > recorded else { return }
+        // Far more than the records of one repository of 100,000 people; more than it is no stop's leftover.
+        let reason =
+            length - recorded > Self.most
+            ? "they are \(length - recorded) bytes, more than one repository's records can be"
+            : problem { FileDescriptorIO.read(descriptor, from: $0) }
+        if let reason {
+            throw LocalFileError(
+                message: "\(shown) holds \(length) bytes, more than the \(recorded) the state file \(stateShown) "
+                    + "records, and the \(length - recorded) bytes past them are not a repository's records that a "
+                    + "stop left unrecorded: \(reason). Both were left as they are. If those bytes are not wanted, "
+                    + "cut the file back to \(recorded) bytes, then run again; otherwise give this run another state "
+                    + "file and output")
+        }
+        guard ftruncate(STDOUT_FILENO, off_t(recorded)) == 0 else {
+            throw LocalFileError(
+                message: "cannot cut \(shown) back to the \(recorded) bytes the state file \(stateShown) records: "
+                    + FileDescriptorIO.reason(errno))
+        }
+        let place = state.after.map { "the records of \($0)" } ?? "the map's start"
+        io.writeErr(
+            TerminalSanitizer.sanitize(
+                "gh-users: removed the last \(length - recorded) bytes of \(TerminalSanitizer.quotedPath(path)), written past \(place) by the run "
+                    + "that stopped; this run writes them again, whole.") + "\n")
+    }
+}
