@@ -535,6 +535,15 @@ extension RouterTests {
             "access github --person a --person b",
             "--person takes one login: run once for each person, or without it for all", "access"
         ),
+        // So are two levels or two affiliations (before: the last kept, silently; a review's find). pull is read.
+        (
+            "access github --permission write --permission admin",
+            "--permission takes one level, which keeps it and the levels above", "access"
+        ),
+        (
+            "access github --affiliation outside --affiliation member",
+            "--affiliation takes one: run once for each, or without it for all", "access"
+        ),
         ("cache info extra", "unexpected argument 'extra'", "cache info"),
         ("cache clear --fields login", "option '--fields' does not apply to cache clear", "cache clear"),
         ("help me frob", "no help for 'me frob': me's subcommands are edit", "help"),

@@ -44,6 +44,21 @@ struct AccessChangesTests {
         ],
     ]
 
+    /// A repository named twice in two cases is one filter: the map it records is the map of it named once
+    /// (before: "repo=web,web" recorded, and the same map refused as another's; a review's find).
+    @Test func aRepositoryNamedInTwoCasesIsOneFilter() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let file = folder("web.access.json")
+        let first = await Self.world(Self.first).run([
+            "access", "octo-org", "--repo", "web", "--repo", "Web", "--changes", file,
+        ])
+        #expect(first.status == 0, "\(first.err)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8).contains(#""repo":"web""#))
+        let again = await Self.world(Self.first).run(["access", "octo-org", "--repo", "WEB", "--changes", file])
+        #expect(again.status == 0, "\(again.err)")
+    }
+
     /// The organization typed in another case is the same map, and the file keeps its spelling: a run with no
     /// change leaves it byte for byte (before, `access Octo-Org` and `access octo-org` rewrote "of" in turn; a
     /// review's find).

@@ -30,7 +30,11 @@ struct AccessCommand: GitHubCommand {
                 guard !name.isEmpty, !name.contains("/"), (try? RepositoryName(validating: "o/" + name)) != nil else {
                     throw reading.usageError("--repo takes a repository's name within ORG, such as Hello-World")
                 }
-                if !options.repositories.contains(name) { options.repositories.append(name) }
+                // GitHub's names are case-insensitive: Docs is docs, named once (before: "repo=docs,docs" recorded,
+                // and the same map refused as another's; a review's find).
+                if !options.repositories.contains(where: { $0.lowercased() == name.lowercased() }) {
+                    options.repositories.append(name)
+                }
             }
         },
         resume: { $0.repositories.flatMap { ["--repo", $0] } })
@@ -54,18 +58,29 @@ struct AccessCommand: GitHubCommand {
             choices: RepositoryPermissionLevel.allCases.map(\.rawValue) + ["pull", "push"]),
         at: \.permission,
         parse: { reading throws(UsageError) in
-            let word = ["pull": "read", "push": "write"][reading.text] ?? reading.text
-            guard let level = RepositoryPermissionLevel(rawValue: word) else {
+            let words = ["pull": "read", "push": "write"]
+            // One level keeps it and those above: a second is no "and this one too", as beside --repo it reads.
+            guard Set(reading.parsed.values(reading.option).map { words[$0] ?? $0 }).count < 2 else {
+                throw reading.usageError("--permission takes one level, which keeps it and the levels above")
+            }
+            guard let level = RepositoryPermissionLevel(rawValue: words[reading.text] ?? reading.text) else {
                 throw .invalidChoice(reading.option, reading.text, spec: reading.command)
             }
             return level
         },
         write: \.rawValue)
-    static let affiliation = OptionDeclaration<AccessCommand>.choice(
+    static let affiliation = OptionDeclaration<AccessCommand>.optional(
         OptionSpec(
             "affiliation", value: "WHO", help: "Only this affiliation; a null one matches none.",
             choices: ["outside", "member", "owner"]),
-        at: \.affiliation)
+        at: \.affiliation,
+        parse: { reading throws(UsageError) in
+            guard Set(reading.parsed.values(reading.option)).count < 2 else {
+                throw reading.usageError("--affiliation takes one: run once for each, or without it for all")
+            }
+            return try reading.choice(AccessRecord.Affiliation.self)
+        },
+        write: \.rawValue)
     static let concurrencyOption = OptionDeclaration<AccessCommand>(
         spec: OptionSpec("concurrency", value: "N", help: "GraphQL requests at once, 1 to 10.", default: "4"),
         read: { options, reading throws(UsageError) in
@@ -301,13 +316,13 @@ struct AccessCommand: GitHubCommand {
 
     /// How many of `records` pass the filters but for `--affiliation`, with an affiliation the token cannot tell
     /// that may be the one `--affiliation` names: an outside collaborator has no access through the organization
-    /// or its teams, and an owner always has the organization's.
+    /// or its teams, and an owner always has the organization's admin (a base permission below it is no owner's).
     func unknownAffiliations(_ records: [AccessRecord]) -> Int {
         records.count { record in
             guard record.affiliation == nil, keepsAsideAffiliation(record) else { return false }
             switch affiliation {
             case .outside: return record.sources.allSatisfy { $0.kind == .repository }
-            case .owner: return record.sources.contains { $0.kind == .organization }
+            case .owner: return record.sources.contains { $0.kind == .organization && $0.permission == "admin" }
             case .member, nil: return true
             }
         }
