@@ -64,6 +64,11 @@ struct AccessSnapshot: SnapshotContents, Equatable {
                 && RepositoryPermissionLevel(rawValue: permission) != nil
         }
 
+        /// `isReadable`, and the repository one of `organization`'s: a snapshot holds one organization's map.
+        func isReadable(in organization: String) -> Bool {
+            isReadable && repository.lowercased().hasPrefix(organization.lowercased() + "/")
+        }
+
         var sourcesJSON: JSONValue {
             .array(
                 sources.map { source in
@@ -137,10 +142,10 @@ struct AccessSnapshot: SnapshotContents, Equatable {
     /// What the reader would refuse in this snapshot; nil when it reads back.
     var problem: FileContentProblem? {
         guard !organization.isEmpty else { return FileContentProblem("has an empty \"of\"") }
-        guard text?.hasUnreadable != true, entries.allSatisfy(\.isReadable) else {
+        guard text?.hasUnreadable != true, entries.allSatisfy({ $0.isReadable(in: organization) }) else {
             return FileContentProblem(
                 "has an entry whose id is not positive, whose login is empty, whose repository is not ORG/NAME "
-                    + "or whose permission is none of read, triage, write, maintain and admin")
+                    + "with ORG its \"of\", or whose permission is none of read, triage, write, maintain and admin")
         }
         // Worded as a people snapshot's reader words an id twice (`problem(idNamed:)`).
         if let entry = text?.repeated ?? entries.repeated {

@@ -198,7 +198,7 @@ struct AccessSnapshotText: Equatable {
                 entries.repeated == nil
             else { return nil }
             for (entry, line) in zip(entries, group.lines) {
-                guard entry.repository.lowercased() == group.name, entry.isReadable,
+                guard entry.repository.lowercased() == group.name, entry.isReadable(in: header.of),
                     entry.line.elementsEqual(bytes[line])
                 else { return nil }
             }
