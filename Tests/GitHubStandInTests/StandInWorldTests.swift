@@ -62,8 +62,7 @@ private func documentedKeys(_ name: String) throws -> [String] {
     /// GitHub's read rules over the world (see `StandInRouteRequest.worldList`), and two of rows served from a body.
     static let reads: [Step] =
         missing.map { Step($0, as: "octocat", 404) } + [
-            Step("/orgs/no-such-org/public_members", as: nil, 404),
-            Step(members, as: "kitsune-fox", everyone),
+            Step("/orgs/no-such-org/public_members", as: nil, 404), Step(members, as: "kitsune-fox", everyone),
             Step("/orgs/github/public_members", as: "octocat", shown),
             Step(members + "?role=admin", as: "octocat", ["lively-otter-8", "octocat"]),
             Step(
@@ -74,14 +73,12 @@ private func documentedKeys(_ name: String) throws -> [String] {
             // without, the public members with 200 (the 302 of its 2012 docs went in 2014, developer.github.com#574).
             Step(members + "?filter=2fa_disabled", as: "Yamada-Taro", 422),
             Step(members + "?filter=2fa_disabled", as: nil, 422), Step(members, as: "eager-falcon-20", shown),
-            Step(members, as: nil, shown),
+            Step(members, as: nil, shown), Step(team, as: "eager-falcon-20", 404),
             Step("/orgs/github/invitations", as: "Yamada-Taro", 403),
             Step("/orgs/github/outside_collaborators", as: "Yamada-Taro", 403),
             Step(team, as: "Yamada-Taro", ["octocat", "Yamada-Taro", "kitsune-fox", "Happy-Otter-5"]),
             Step(team + "?role=maintainer", as: "Yamada-Taro", ["octocat", "kitsune-fox"]),
-            Step(team, as: "eager-falcon-20", 404),
-            Step(collaborators, as: "kitsune-fox", 200),
-            Step(collaborators, as: "CalmFalcon19", 403),
+            Step(collaborators, as: "kitsune-fox", 200), Step(collaborators, as: "CalmFalcon19", 403),
             Step(collaborators + "?affiliation=outside", as: "octocat", ["livelyfalcon26"]),
             Step(collaborators + "?affiliation=direct", as: "octocat", ["Yamada-Taro", "livelyfalcon26"]),
             Step(collaborators + "?permission=admin", as: "octocat", ["octocat", "Yamada-Taro", "lively-otter-8"]),
@@ -226,7 +223,8 @@ private func documentedKeys(_ name: String) throws -> [String] {
     static let outside = "/repos/github/docs/collaborators?affiliation=outside"
     static let direct = "/repos/github/docs/collaborators/Tidy-Falcon-33"
     static let personal = "/repos/octocat/Hello-World/collaborators/Tidy-Falcon-33"
-    static let grant = "/orgs/github/teams/justice-league/repos/github/linguist"
+    static let grant = "/orgs/github/teams/justice-league/repos/"
+    static let admin = #"{"permission":"admin"}"#
     static let linguistAdmins = "/repos/github/linguist/collaborators?permission=admin"
 
     /// What `Scripts/try --world` and `members --changes` see change, in order, each step after the one before:
@@ -260,24 +258,22 @@ private func documentedKeys(_ name: String) throws -> [String] {
         // Team and direct grants change who collaborates, and how. A newcomer is invited (201) and has access once
         // they accept; a permission changes at once (204); one who joins the organization is no longer outside.
         "grants and memberships change who is a collaborator": [
-            Step("PUT", grant, as: "Yamada-Taro", body: #"{"permission":"admin"}"#, 403),
+            Step("PUT", grant + "github/linguist", as: "Yamada-Taro", body: admin, 403),
             Step(linguistAdmins, as: "octocat", ["octocat", "lively-otter-8"]),
-            Step("PUT", grant, as: "octocat", body: #"{"permission":"admin"}"#, 204),
+            Step("PUT", grant + "github/linguist", as: "octocat", body: admin, 204),
             // Only the organization's own repositories: octocat's is 422, as GitHub documents (before: 204).
-            Step(
-                "PUT", "/orgs/github/teams/justice-league/repos/octocat/Hello-World", as: "octocat",
-                body: #"{"permission":"admin"}"#, 422),
+            Step("PUT", grant + "octocat/Hello-World", as: "octocat", body: admin, 422),
             Step(
                 linguistAdmins, as: "octocat",
                 ["octocat", "Yamada-Taro", "kitsune-fox", "Happy-Otter-5", "lively-otter-8"]),
-            Step("DELETE", grant, as: "octocat", 204),
+            Step("DELETE", grant + "github/linguist", as: "octocat", 204),
             Step(linguistAdmins, as: "octocat", ["octocat", "lively-otter-8"]),
             Step("PUT", direct, as: "kitsune-fox", body: #"{"permission":"pull"}"#, 403),
             Step(
                 "PUT", direct, as: "octocat", body: #"{"permission":"pull"}"#, 201,
                 ["permissions": "read", "invitee.login": "Tidy-Falcon-33", "repository.full_name": "github/docs"]),
             Step(outside, as: "octocat", ["livelyfalcon26"]),
-            Step("PUT", personal, as: "octocat", body: #"{"permission":"admin"}"#, 201, ["permissions": "write"]),
+            Step("PUT", personal, as: "octocat", body: admin, 201, ["permissions": "write"]),
             Step("PATCH", "/user/repository_invitations/1", as: "kitsune-fox", 404),
             Step("PATCH", "/user/repository_invitations/1", as: "Tidy-Falcon-33", 204),
             Step("PUT", direct, as: "octocat", body: #"{"permission":"push"}"#, 204),
