@@ -82,8 +82,8 @@ struct AccessOutputCut {
             guard length == 0 || last == UInt8(ascii: "\n") else { return }
             throw LocalFileError(
                 message: "\(shown) holds \(length) bytes, fewer than the \(recorded) the state file \(stateShown) "
-                    + "records: records written before were lost. Both were left as they are: restore the file, or "
-                    + "remove both to read the map again")
+                    + "records: records written before were lost. Both were left as they are: restore the file, "
+                    + "append the rest of the map to another file (>> OTHER), or remove both to read the map again")
         }
         guard length > recorded else { return }
         // Far more than the records of one repository of 100,000 people; more than it is no stop's leftover.
