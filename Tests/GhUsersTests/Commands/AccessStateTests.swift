@@ -381,6 +381,27 @@ struct AccessStateTests {
         #expect(file.state.after == "octo-org/r00" && file.state.records == 2 && file.state.repositories == 1)
     }
 
+    /// A run whose stdout is no file (a pipe, `| cat >> OUT`) cannot keep the file's length the state records:
+    /// it drops it, so a later rerun appending to that file cuts nothing of what this run wrote through the
+    /// pipe (before: refused, with advice to cut the file back past those records).
+    @Test func aRunToAPipeDropsTheRecordedOutputLength() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("s").path
+        let fresh = AccessState(organization: "octo-org", filters: [:], format: .tsv, fields: nil, apiURL: "http://a")
+        var recorded = fresh
+        (recorded.after, recorded.records, recorded.outputBytes, recorded.output) = ("octo-org/r00", 2, 90, "/o.tsv")
+        try Data(recorded.encoded).write(to: URL(fileURLWithPath: path))
+        guard case .success(var file) = AccessStateFile.open(path, as: fresh, io: Self.streams, stdoutFile: nil) else {
+            Issue.record("the state did not open")
+            return
+        }
+        #expect(file.state.outputBytes == nil && file.state.output == nil && file.state.after == "octo-org/r00")
+        try file.written("octo-org/r01", records: 3, read: .read)
+        let saved = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(!saved.contains("output_bytes") && saved.contains(#""after":"octo-org/r01""#), "\(saved)")
+    }
+
     /// What a full disk's stop says: the bytes past the state's place to remove, with the command that does
     /// it; none to remove is no "Then" after nothing (a review's find); on a pipe, none, since a pipe's bytes
     /// cannot be taken back (a review saw it told to cut 20,669 bytes of a pipe).

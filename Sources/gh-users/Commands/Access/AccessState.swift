@@ -244,8 +244,12 @@ struct AccessStateFile {
             state.apiURL = state.apiURL ?? fresh.apiURL
             // The output, another file than the state's, or one of a new map, starts at the file's length now: a
             // stop before the first repository cuts it back to that.
+            // One that is no file (a pipe) keeps none: a later rerun into the file would take what went through
+            // the pipe to it for a stop's leftover.
             if let stdoutFile, state.output != stdoutFile {
                 (state.output, state.outputBytes) = (stdoutFile, outputLength())
+            } else if stdoutFile == nil {
+                (state.output, state.outputBytes) = (nil, nil)
             }
             // On disk before the first record, so a run that cannot write it stops before anything is written.
             if loaded != state { try file.replace(with: state.encoded) }
