@@ -36,5 +36,6 @@ struct AccessOutputCutTests {
         #expect(Self.problem("o/b\tmona\n", before: "o/a,x") == "the recorded length falls inside a line")
         // Without the repository among --fields only the line end can be checked.
         #expect(Self.problem("p/b\tmona\n", fields: ["login"]) == nil)
+        #expect(Self.problem(#"{"login":"mona"}"# + "\n", format: .ndjson, fields: ["login"]) == nil)
     }
 }

@@ -39,7 +39,7 @@ struct AccessOutputCut {
         }
         let column = keys.firstIndex(of: "repository")
         // Without the repository (`--fields` left it out) a record cannot be placed: the line end is all there is.
-        guard state.format == .ndjson || column != nil else { return nil }
+        guard column != nil else { return nil }
         let prefix = state.organization.lowercased() + "/"
         var repository: String?
         for record in records {
