@@ -244,12 +244,11 @@ struct AccessOutput: AccessRecordSink {
             ? "; what the reader took past that comes again when you " + rerun + "."
             : bytes == 0
                 ? "; " + rerun + "."
-                : state.outputBytes != nil && file != nil
-                    ? ". The last \(bytes) bytes of \(shownFile ?? "the output") are of the repository after it, which "
-                        + "the rerun removes and writes again whole: " + rerun + "."
-                    : ". The last \(bytes) bytes of \(shownFile ?? "the output") are of the repository after it, which "
-                        + "the rerun writes again whole: remove them first (truncate -s -\(bytes) \(word ?? "FILE")), then "
-                        + rerun + "."
+                : ". The last \(bytes) bytes of \(shownFile ?? "the output") are of the repository after it, which "
+                    + (state.outputBytes != nil && file != nil
+                        ? "the rerun removes and writes again whole: "
+                        : "the rerun writes again whole: remove them first (truncate -s -\(bytes) \(word ?? "FILE")), then ")
+                    + rerun + "."
         return TerminalSanitizer.sanitize("gh-users: the state file \(shown) records the map \(place)" + next) + "\n"
     }
 

@@ -37,9 +37,8 @@ struct AccessOutputCut {
         if csv, state.records == 0, let first = records.first, OutputCut.cells(first, csv: true) == keys {
             records.removeFirst()
         }
-        let column = keys.firstIndex(of: "repository")
         // Without the repository (`--fields` left it out) a record cannot be placed: the line end is all there is.
-        guard column != nil else { return nil }
+        guard let column = keys.firstIndex(of: "repository") else { return nil }
         let prefix = state.organization.lowercased() + "/"
         var repository: String?
         for record in records {
@@ -57,9 +56,8 @@ struct AccessOutputCut {
         return nil
     }
 
-    private static func repository(of record: ArraySlice<UInt8>, format: OutputFormat, column: Int?) -> String? {
+    private static func repository(of record: ArraySlice<UInt8>, format: OutputFormat, column: Int) -> String? {
         guard format == .ndjson else {
-            guard let column else { return nil }
             let cells = OutputCut.cells(record, csv: format == .csv)
             return cells.indices.contains(column) ? cells[column] : nil
         }

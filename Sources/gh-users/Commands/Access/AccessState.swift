@@ -172,8 +172,6 @@ struct AccessStateFile {
     /// The output holds records of the run so far: no CSV header again.
     let continuesOutput: Bool
     private let lock: OwnedFileLock
-    /// stdout appends to a regular file (`>> FILE`), whose length the state records after each repository.
-    private var measuresOutput = false
 
     /// The state file at `path`, as it is opened and locked, and as an output naming it is refused.
     static func file(_ path: String) -> OwnedFile {
@@ -253,9 +251,8 @@ struct AccessStateFile {
             }
             // On disk before the first record, so a run that cannot write it stops before anything is written.
             if loaded != state { try file.replace(with: state.encoded) }
-            var opened = AccessStateFile(file: file, state: state, continuesOutput: state.records > 0, lock: lock)
-            opened.measuresOutput = stdoutFile != nil
-            return .success(opened)
+            return .success(
+                AccessStateFile(file: file, state: state, continuesOutput: state.records > 0, lock: lock))
         } catch {
             io.writeErr("gh-users: \(error.message)\n")
             return .failure(.setupFailed)
@@ -291,7 +288,8 @@ struct AccessStateFile {
     mutating func written(_ repository: String, records: Int, read: AccessRepositoryRead) throws(LocalFileError) {
         var next = state
         next.after = repository
-        if measuresOutput { next.outputBytes = Self.outputLength() }
+        // stdout appends to the file the state names (`open` names none for a pipe): its length now.
+        if next.output != nil { next.outputBytes = Self.outputLength() }
         // A count stops at the bound, which only a state edited up to it reaches: past it, the next run would
         // refuse the file, and a refusal after the records were written wrote them again on every run.
         let bound = AccessState.counts.upperBound
