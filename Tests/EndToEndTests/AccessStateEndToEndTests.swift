@@ -239,9 +239,12 @@ struct AccessStateEndToEndTests {
             #expect(String(decoding: rest, as: UTF8.self).hasPrefix("github/linguist,"))
             let recorded = try Data(contentsOf: URL(fileURLWithPath: state))
 
-            // Not the map's: a line of another organization's, or fewer bytes than recorded. Refused, as they were.
+            // Not the map's: a line of another organization's, records of a repository the map wrote (appended
+            // by `--repo docs`), a note without its line end, or fewer bytes than recorded. Refused, as they were.
             for (tail, reason) in [
                 (Data("other/repo,octocat,1,read,member,[],\n".utf8), "not a record of github's map"),
+                (Data("github/docs,octocat,1,read,member,[],\n".utf8), "sorts at or before github/docs"),
+                (Data("checked by mona".utf8), "not a record of github's map"),
                 (Data(), "fewer than the \(written.count) the state file"),
             ] {
                 // Without its last line: the file ends at a line end, so only the length tells the loss.
@@ -266,6 +269,71 @@ struct AccessStateEndToEndTests {
                 #expect(String(decoding: try Data(contentsOf: outputURL), as: UTF8.self) == whole.stdout)
                 try recorded.write(to: URL(fileURLWithPath: state))
             }
+
+            // stderr into the same file would put the run's messages among the records: refused before anything.
+            try (written + rest).write(to: outputURL)
+            let mixed = try await BinaryRunner.shell(
+                access + #" --state "$STATE" >> "$OUT" 2>&1"#, environment: environment)
+            #expect(mixed.status == 1)
+            let said = String(
+                decoding: try Data(contentsOf: outputURL).dropFirst(written.count + rest.count), as: UTF8.self)
+            #expect(said.contains("stderr must not go to"), "\(said)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == recorded)
+
+            // The file renamed after the stop is still the one the state counts: its leftover is cut there.
+            try (written + rest).write(to: outputURL)
+            try FileManager.default.moveItem(atPath: output, toPath: output + ".moved")
+            var moved = environment
+            moved["OUT"] = output + ".moved"
+            let renamed = try await BinaryRunner.shell(access + #" --state "$STATE" >> "$OUT""#, environment: moved)
+            #expect(
+                renamed.status == 0 && renamed.stderr.contains("removed the last \(rest.count) bytes"),
+                "\(renamed.stderr)")
+            #expect(
+                String(decoding: try Data(contentsOf: URL(fileURLWithPath: output + ".moved")), as: UTF8.self)
+                    == whole.stdout)
+        }
+    }
+
+    /// Without the repository among `--fields`, nothing tells a stop's leftover from another run's lines (a review
+    /// lost a second map appended with its own state): the rerun cuts nothing, exit 1, and names the length to
+    /// cut back to; cut so, it goes on, and the file is the whole map.
+    @Test func withoutTheRepositoryTheRerunAsksForTheCut() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-access-kept-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("map.ndjson").path
+        try await withStandIn(users: 100) { server in
+            let environment = [
+                "API": server.baseURL, "OUT": output, "STATE": folder.appendingPathComponent("s").path,
+                "GH_TOKEN": StandInTokens.token(for: "octocat"),
+            ]
+            let access =
+                #""$GH_USERS" access github --format ndjson --fields login,permission --concurrency 1 "#
+                + #"--api-url "$API" --no-cache"#
+            let resume = {
+                try await BinaryRunner.shell(access + #" --state "$STATE" >> "$OUT""#, environment: environment)
+            }
+            let whole = try await BinaryRunner.shell(access, environment: environment)
+            server.injectFaults(
+                [
+                    .passThrough, .passThrough, .status(502, body: ""), .passThrough,
+                    .graphQLRateLimited(resetAfterSeconds: 600),
+                ],
+                forPath: "/graphql")
+            #expect(try await resume().status == 5)
+            let written = try Data(contentsOf: URL(fileURLWithPath: output))
+            let other = Data(#"{"login":"another map's","permission":"read"}"#.utf8 + [10])
+            try (written + other).write(to: URL(fileURLWithPath: output))
+            let refused = try await resume()
+            #expect(
+                refused.status == 1 && refused.stderr.contains("--fields leave out repository"), "\(refused.stderr)")
+            #expect(refused.stderr.contains("(truncate -s \(written.count) "), "\(refused.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == written + other)
+            try written.write(to: URL(fileURLWithPath: output))
+            let resumed = try await resume()
+            #expect(resumed.status == 0, "\(resumed.stderr)")
+            #expect(String(decoding: try Data(contentsOf: URL(fileURLWithPath: output)), as: UTF8.self) == whole.stdout)
         }
     }
 }

@@ -97,6 +97,20 @@ enum OutputLock {
                 + "each crawl its own output file")
     }
 
+    /// Why stderr may not go to stdout's regular file `shown` too (`>> FILE 2>&1`), where a rerun judges the
+    /// bytes past what its state counts as records (`access --state`); nil when it goes elsewhere.
+    static func stderrRefusal(forStdout shown: String) -> LocalFileError? {
+        var output = stat()
+        var errors = stat()
+        guard fstat(STDOUT_FILENO, &output) == 0, fstat(STDERR_FILENO, &errors) == 0, errors.st_dev == output.st_dev,
+            errors.st_ino == output.st_ino
+        else { return nil }
+        return LocalFileError(
+            message: "with --state, stderr must not go to \(shown) too (2>&1): gh-users's messages would be "
+                + "written among the records, which a rerun goes on from. Nothing was asked: send stderr elsewhere "
+                + "(2> FILE, or the terminal)")
+    }
+
     /// With `--state`, why a crawl may not write to stdout's regular file `shown`, or nil (the lock then held):
     /// opened without O_APPEND (`>`), which a rerun empties though the state counts what it held, or held by
     /// another crawl. Said without "nothing was changed": the shell may have emptied it already. Opened for

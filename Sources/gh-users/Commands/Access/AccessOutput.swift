@@ -245,7 +245,7 @@ struct AccessOutput: AccessRecordSink {
             : bytes == 0
                 ? "; " + rerun + "."
                 : ". The last \(bytes) bytes of \(shownFile ?? "the output") are of the repository after it, which "
-                    + (state.outputBytes != nil && file != nil
+                    + (state.outputBytes != nil && file != nil && state.placesRecords
                         ? "the rerun removes and writes again whole: "
                         : "the rerun writes again whole: remove them first (truncate -s -\(bytes) \(word ?? "FILE")), then ")
                     + rerun + "."

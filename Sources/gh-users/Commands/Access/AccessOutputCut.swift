@@ -31,28 +31,62 @@ struct AccessOutputCut {
         }
         let csv = state.format == .csv
         var records = OutputCut.records(tail, csv: csv)
-        if let last = records.last, last.last != UInt8(ascii: "\n") { records.removeLast() }
+        // A last line without its end: one a stop cut short, judged as far as it goes.
+        let cut = records.last.flatMap { $0.last == UInt8(ascii: "\n") ? nil : $0 }
+        if cut != nil { records.removeLast() }
         let keys = state.fields ?? AccessCommand.columns.map(\.key)
         // CSV's header comes with the first records, in whichever run writes them.
-        if csv, state.records == 0, let first = records.first, OutputCut.cells(first, csv: true) == keys {
-            records.removeFirst()
+        let header = csv && state.records == 0 ? Array(keys.joined(separator: ",").utf8) : nil
+        if header != nil, let first = records.first, OutputCut.cells(first, csv: true) == keys { records.removeFirst() }
+        if let header, let cut, records.isEmpty, header.starts(with: cut) { return nil }
+        return records.isEmpty && cut == nil ? nil : repositoryProblem(records, cut: cut, keys: keys)
+    }
+
+    /// Why `records`, and a line `cut` short, are not all records of one repository of the map after the
+    /// state's last one; nil when they are. Without the repository among the fields nothing tells them from
+    /// another run's lines: the user is asked.
+    private func repositoryProblem(_ records: [ArraySlice<UInt8>], cut: ArraySlice<UInt8>?, keys: [String]) -> String? {
+        guard state.placesRecords, let column = keys.firstIndex(of: "repository") else {
+            return "--fields leave out repository, so nothing tells them from another run's lines"
         }
-        // Without the repository (`--fields` left it out) a record cannot be placed: the line end is all there is.
-        guard let column = keys.firstIndex(of: "repository") else { return nil }
         let prefix = state.organization.lowercased() + "/"
         var repository: String?
         for record in records {
-            guard let name = Self.repository(of: record, format: state.format, column: column),
-                name.lowercased().hasPrefix(prefix)
+            guard let name = Self.repository(of: record, format: state.format, column: column)?.lowercased(),
+                name.hasPrefix(prefix)
             else { return "they hold a line that is not a record of \(state.organization)'s map" }
-            if let after = state.after, name.lowercased() == after.lowercased() {
-                return "they hold records of \(after), which the state counts as written"
-            }
-            guard repository == nil || repository == name.lowercased() else {
-                return "they hold records of more than one repository"
-            }
-            repository = name.lowercased()
+            if let problem = placeProblem(name, repository) { return problem }
+            repository = name
         }
+        guard let cut else { return nil }
+        // The line a stop cut: its repository as far as it was written, which must begin as the others' does.
+        guard let (name, whole) = Self.repository(ofCut: cut, format: state.format, column: column) else {
+            return "they end in a line cut before its repository"
+        }
+        let begun = name.lowercased()
+        if whole {
+            guard begun.hasPrefix(prefix) else {
+                return "they end in a line that is not a record of \(state.organization)'s map"
+            }
+            return placeProblem(begun, repository)
+        }
+        guard begun.hasPrefix(prefix) ? repository.map({ $0.hasPrefix(begun) }) ?? true : prefix.hasPrefix(begun)
+        else { return "they end in a line that is not a record of \(state.organization)'s map" }
+        // Every name it can end in sorts at or before the state's last one.
+        if let after = state.after?.lowercased(), begun <= after, !after.hasPrefix(begun) {
+            return placeProblem(begun, repository)
+        }
+        return nil
+    }
+
+    /// Why a record of `name` (lower case) is not one the stop left, after records of `repository`.
+    private func placeProblem(_ name: String, _ repository: String?) -> String? {
+        // The map goes on after the state's last repository, in its order: one at or before it was written.
+        if let after = state.after, name <= after.lowercased() {
+            return "they hold records of \(TerminalSanitizer.sanitize(name)), which sorts at or before "
+                + "\(TerminalSanitizer.sanitize(after)), the last repository the state counts as written"
+        }
+        guard repository == nil || repository == name else { return "they hold records of more than one repository" }
         return nil
     }
 
@@ -63,6 +97,28 @@ struct AccessOutputCut {
         }
         let object = try? JSONSerialization.jsonObject(with: Foundation.Data(record)) as? [String: Any]
         return object?["repository"] as? String
+    }
+
+    /// The repository cell of a line cut short, as far as it goes, and whether it is whole; nil when the line
+    /// was cut before it (or, in ndjson, is no object's start).
+    private static func repository(
+        ofCut line: ArraySlice<UInt8>, format: OutputFormat, column: Int
+    ) -> (String, whole: Bool)? {
+        guard format == .ndjson else {
+            let cells = OutputCut.cells(line, csv: format == .csv)
+            return cells.count > column ? (cells[column], cells.count > column + 1) : nil
+        }
+        let key = Array(#"{"repository":""#.utf8)
+        guard line.first == UInt8(ascii: "{") else { return nil }
+        // The key, whole, where the line has it: names hold no quote, and a string's own quotes are escaped.
+        guard let start = line.indices.first(where: { line[$0...].starts(with: key.dropFirst()) }) else {
+            return column == 0 && key.starts(with: line) ? ("", false) : nil
+        }
+        let value = line[(start + key.count - 1)...]
+        guard let end = value.firstIndex(of: UInt8(ascii: "\"")) else {
+            return (String(decoding: value, as: UTF8.self), false)
+        }
+        return (String(decoding: value[..<end], as: UTF8.self), true)
     }
 
     /// Cuts stdout's file, at `path`, back to the recorded length, said on stderr; nothing
@@ -92,10 +148,11 @@ struct AccessOutputCut {
         if let reason {
             throw LocalFileError(
                 message: "\(shown) holds \(length) bytes, more than the \(recorded) the state file \(stateShown) "
-                    + "records, and the \(length - recorded) bytes past them are not a repository's records that a "
-                    + "stop left unrecorded: \(reason). Both were left as they are. If those bytes are not wanted, "
-                    + "cut the file back to \(recorded) bytes, then run again; otherwise give this run another state "
-                    + "file and output")
+                    + "records, and the \(length - recorded) bytes past them cannot be taken for a repository's records "
+                    + "that a stop left unrecorded: \(reason). Both were left as they are. If those bytes are the stopped "
+                    + "run's (it writes them again) or not wanted, cut the file back to \(recorded) bytes (truncate -s "
+                    + "\(recorded) \(ShellWord.quote(path))), then run again; otherwise give this run another state file "
+                    + "and output")
         }
         guard ftruncate(STDOUT_FILENO, off_t(recorded)) == 0 else {
             throw LocalFileError(

@@ -47,6 +47,9 @@ struct AccessState: Equatable {
     /// That file, as an absolute path: a rerun appending to another file (the map's rest in a file of its own)
     /// cuts nothing.
     var output: String?
+    /// That file's device and inode ("DEV:INO"), which tell it when it was renamed or linked under another
+    /// path, and another file put at its path; nil in a state written before they were recorded.
+    var outputID: String?
     /// The map was read to its end.
     var complete = false
 
@@ -54,6 +57,18 @@ struct AccessState: Equatable {
     var description: String {
         let shown = filters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         return "access \(organization)" + (shown.isEmpty ? "" : " (" + shown.joined(separator: ", ") + ")")
+    }
+
+    /// Each record names its repository (`--fields` keep it), by which a rerun tells the records a stop left
+    /// past `outputBytes` from another run's lines, and cuts them (`AccessOutputCut`).
+    var placesRecords: Bool { fields?.contains("repository") ?? true }
+
+    /// Whether stdout's file, at `path` with device and inode `id`, is the one the state records: known by its
+    /// identity where the state has it (a renamed or linked file is the same, a file put at its path another),
+    /// else by its path.
+    func names(_ path: String, id: String?) -> Bool {
+        guard output != nil, let outputID else { return output == path }
+        return outputID == id
     }
 
     /// How `recorded`'s map or output differs from this run's, one phrase per difference.
@@ -86,6 +101,7 @@ struct AccessState: Equatable {
         ]
         if let outputBytes, let output {
             members += [.init("output_bytes", .integer(outputBytes)), .init("output", .string(output))]
+            if let outputID { members.append(.init("output_id", .string(outputID))) }
         }
         members += [
             .init("unreadable", .array(unreadable.map(JSONValue.string))),
@@ -129,7 +145,8 @@ struct AccessState: Equatable {
                 organization: fields.of, filters: fields.filters, format: format, fields: fields.fields,
                 apiURL: fields.apiURL, viewer: fields.viewer, after: fields.after, repositories: fields.repositories,
                 unreadable: fields.unreadable, missing: fields.missing, records: fields.records,
-                outputBytes: fields.outputBytes, output: fields.output, complete: fields.complete))
+                outputBytes: fields.outputBytes, output: fields.output, outputID: fields.outputID,
+                complete: fields.complete))
     }
 
     private struct Fields: Decodable {
@@ -152,6 +169,7 @@ struct AccessState: Equatable {
         /// Not in a state written before the output's length was recorded, nor on a pipe.
         let outputBytes: Int64?
         let output: String?
+        let outputID: String?
 
         enum CodingKeys: String, CodingKey {
             case version, command, of, filters, format, fields, after, repositories, records, unreadable, missing
@@ -160,6 +178,7 @@ struct AccessState: Equatable {
             case viewer = "viewer_id"
             case outputBytes = "output_bytes"
             case output
+            case outputID = "output_id"
         }
     }
 }
@@ -214,14 +233,16 @@ struct AccessStateFile {
             let lock = try file.lock()
             let loaded = try load(file, for: fresh)
             if let refusal = stdoutFile.map(TerminalSanitizer.quotedPath).flatMap({
-                OutputLock.refusal(forStdout: $0, takesOutput: false, stateHeld: loaded != nil)
+                OutputLock.stderrRefusal(forStdout: $0)
+                    ?? OutputLock.refusal(forStdout: $0, takesOutput: false, stateHeld: loaded != nil)
             }) {
                 throw refusal
             }
             var state = loaded ?? fresh
             // What a stop left past the state's records, cut before the file's end is checked: a kill's cut line
             // is among it.
-            if let stdoutFile, !state.complete, let recorded = loaded?.outputBytes, loaded?.output == stdoutFile {
+            let sameOutput = stdoutFile.map { state.names($0, id: outputIdentity()) } ?? false
+            if let stdoutFile, !state.complete, let recorded = loaded?.outputBytes, sameOutput {
                 try AccessOutputCut(state: state, recorded: recorded).apply(stdoutFile, stateShown: file.shown, io: io)
             }
             // A snapshot or another state is no place for records, nor is a last line without its end, which the
@@ -244,10 +265,13 @@ struct AccessStateFile {
             // stop before the first repository cuts it back to that.
             // One that is no file (a pipe) keeps none: a later rerun into the file would take what went through
             // the pipe to it for a stop's leftover.
-            if let stdoutFile, state.output != stdoutFile {
-                (state.output, state.outputBytes) = (stdoutFile, outputLength())
-            } else if stdoutFile == nil {
-                (state.output, state.outputBytes) = (nil, nil)
+            if let stdoutFile, !sameOutput {
+                (state.output, state.outputBytes, state.outputID) = (stdoutFile, outputLength(), outputIdentity())
+            } else if let stdoutFile {
+                // The same file, renamed or linked: its path now, and its identity where an older state had none.
+                (state.output, state.outputID) = (stdoutFile, outputIdentity())
+            } else {
+                (state.output, state.outputBytes, state.outputID) = (nil, nil, nil)
             }
             // On disk before the first record, so a run that cannot write it stops before anything is written.
             if loaded != state { try file.replace(with: state.encoded) }
@@ -310,7 +334,8 @@ struct AccessStateFile {
     mutating func restart() throws(LocalFileError) {
         state = AccessState(
             organization: state.organization, filters: state.filters, format: state.format, fields: state.fields,
-            apiURL: state.apiURL, viewer: state.viewer, outputBytes: state.outputBytes, output: state.output)
+            apiURL: state.apiURL, viewer: state.viewer, outputBytes: state.outputBytes, output: state.output,
+            outputID: state.outputID)
         try file.replace(with: state.encoded)
     }
 
@@ -345,6 +370,13 @@ struct AccessStateFile {
     private static func outputLength() -> Int64? {
         var info = stat()
         return fstat(STDOUT_FILENO, &info) == 0 ? Int64(info.st_size) : nil
+    }
+
+    /// The device and inode of the regular file stdout appends to, as a state records them; nil when they cannot
+    /// be told.
+    private static func outputIdentity() -> String? {
+        var info = stat()
+        return fstat(STDOUT_FILENO, &info) == 0 ? "\(info.st_dev):\(info.st_ino)" : nil
     }
 
     /// The map was read to its end.
