@@ -134,7 +134,7 @@ struct AccessStateEndToEndTests {
             let cut = try await resume(after: "ulimit -f 3; ")
             #expect(cut.status == 1, "\(cut.stderr)")
             #expect(cut.stderr.contains("records the map up to github/docs. The last "), "\(cut.stderr)")
-            #expect(cut.stderr.contains("which the rerun removes and writes again whole"), "\(cut.stderr)")
+            #expect(cut.stderr.contains("which the rerun keeps where they are its own first records"), "\(cut.stderr)")
             let cutFile = try Data(contentsOf: URL(fileURLWithPath: output))
             #expect(cutFile.count == 3072 && cutFile.last != UInt8(ascii: "\n"))
             let mended = try await resume()
@@ -184,7 +184,10 @@ struct AccessStateEndToEndTests {
             try earlyState.write(to: URL(fileURLWithPath: state))
             let fromStart = try await resume()
             #expect(fromStart.status == 0, "\(fromStart.stderr)")
-            #expect(fromStart.stderr.contains("removed the last 1024 bytes"), "\(fromStart.stderr)")
+            #expect(
+                fromStart.stderr.contains(
+                    "the last 1024 bytes of '\(output)', written past the map's start by the run "
+                        + "that stopped, are this run's first records to the byte: kept"), "\(fromStart.stderr)")
             #expect(String(decoding: try Data(contentsOf: URL(fileURLWithPath: output)), as: UTF8.self) == whole.stdout)
             // A whole map cut afterwards is no map done: refused, the file and the state as they were, where
             // before the complete state ended the run first, "nothing to do", exit 0 (a review's find).
@@ -203,11 +206,11 @@ struct AccessStateEndToEndTests {
     }
 
     /// A kill between a repository's records reaching the file and the state's save (here: the stop after
-    /// github/docs, then github/linguist's records appended as that kill would leave them): the rerun cuts them,
-    /// says so, and writes them once, where before the map held them twice, exit 0 (a review's find). Bytes past
-    /// the state that are no repository of the map, or a file shorter than the state records, are refused with
-    /// the file as it was.
-    @Test func recordsWrittenButNotRecordedAreCutBeforeTheRerun() async throws {
+    /// github/docs, then github/linguist's records appended as that kill would leave them): the rerun finds them
+    /// to be its own first records, keeps them, says so, and writes only the rest, where before the map held them
+    /// twice, exit 0 (a review's find). Bytes past the state that are not, or a file shorter than the state
+    /// records, are refused with the file and the state as they were.
+    @Test func recordsWrittenButNotRecordedAreKeptByTheRerun() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-access-kill-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -220,9 +223,12 @@ struct AccessStateEndToEndTests {
                 "API": server.baseURL, "OUT": output, "STATE": state, "GH_TOKEN": StandInTokens.token(for: "octocat"),
             ]
             let access = #""$GH_USERS" access github --format csv --concurrency 1 --api-url "$API" --no-cache"#
-            let resume = {
-                try await BinaryRunner.shell(access + #" --state "$STATE" >> "$OUT""#, environment: environment)
+            let resumeInto = { (file: String) in
+                var environment = environment
+                environment["OUT"] = file
+                return try await BinaryRunner.shell(access + #" --state "$STATE" >> "$OUT""#, environment: environment)
             }
+            let resume = { try await resumeInto(output) }
             let whole = try await BinaryRunner.shell(access, environment: environment)
             #expect(whole.status == 0, "\(whole.stderr)")
             server.injectFaults(
@@ -239,12 +245,15 @@ struct AccessStateEndToEndTests {
             #expect(String(decoding: rest, as: UTF8.self).hasPrefix("github/linguist,"))
             let recorded = try Data(contentsOf: URL(fileURLWithPath: state))
 
-            // Not the map's: a line of another organization's, records of a repository the map wrote (appended
-            // by `--repo docs`), a note without its line end, or fewer bytes than recorded. Refused, as they were.
+            // Not this run's first records: another organization's line, records of a repository the map wrote
+            // (appended by `--repo docs`), a note without its line end, a line cut short and another map's lines
+            // after it, or fewer bytes than recorded. Refused, with nothing written, both as they were.
+            let unlike = "are not the records this run reads again"
             for (tail, reason) in [
-                (Data("other/repo,octocat,1,read,member,[],\n".utf8), "not a record of github's map"),
-                (Data("github/docs,octocat,1,read,member,[],\n".utf8), "sorts at or before github/docs"),
-                (Data("checked by mona".utf8), "not a record of github's map"),
+                (Data("other/repo,octocat,1,read,member,[],\n".utf8), unlike),
+                (Data("github/docs,octocat,1,read,member,[],\n".utf8), unlike),
+                (Data("checked by mona".utf8), unlike),
+                (rest.prefix(rest.count / 2) + Data("github/docs,octocat,1,read,member,[],\n".utf8), unlike),
                 (Data(), "fewer than the \(written.count) the state file"),
             ] {
                 // Without its last line: the file ends at a line end, so only the length tells the loss.
@@ -257,48 +266,67 @@ struct AccessStateEndToEndTests {
                 #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == recorded)
             }
 
-            // The next repository's records whole, and cut inside a line: each is removed and written once.
-            for kept in [rest.count, rest.count / 2] {
-                try (written + rest.prefix(kept)).write(to: outputURL)
+            // The next repository's records whole, and cut inside a line: each is kept, and the rest follows.
+            let kept = { (bytes: Int) in
+                "the last \(bytes) bytes of '\(output)', written past the records of github/docs by the run that "
+                    + "stopped, are this run's first records to the byte: kept"
+            }
+            for left in [rest.count, rest.count / 2] {
+                try (written + rest.prefix(left)).write(to: outputURL)
                 let resumed = try await resume()
-                #expect(resumed.status == 0, "\(resumed.stderr)")
-                #expect(
-                    resumed.stderr.contains(
-                        "removed the last \(kept) bytes of '\(output)', written past the records of github/docs by the run that stopped"
-                    ), "\(resumed.stderr)")
+                #expect(resumed.status == 0 && resumed.stderr.contains(kept(left)), "\(resumed.stderr)")
                 #expect(String(decoding: try Data(contentsOf: outputURL), as: UTF8.self) == whole.stdout)
                 try recorded.write(to: URL(fileURLWithPath: state))
             }
 
-            // stderr into the same file would put the run's messages among the records: refused before anything.
+            // stderr into the same file would put the run's messages among the records: refused before anything,
+            // and the refusal goes to no file (here there is no terminal).
             try (written + rest).write(to: outputURL)
             let mixed = try await BinaryRunner.shell(
                 access + #" --state "$STATE" >> "$OUT" 2>&1"#, environment: environment)
             #expect(mixed.status == 1)
-            let said = String(
-                decoding: try Data(contentsOf: outputURL).dropFirst(written.count + rest.count), as: UTF8.self)
-            #expect(said.contains("stderr must not go to"), "\(said)")
+            #expect(try Data(contentsOf: outputURL) == written + rest)
             #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == recorded)
 
-            // The file renamed after the stop is still the one the state counts: its leftover is cut there.
+            // The file copied over itself (a new inode at the same path, as `sed -i` or an editor's save leave it),
+            // then moved to another name: still the one the state counts, by its content.
+            try FileManager.default.copyItem(atPath: output, toPath: output + ".copy")
+            try FileManager.default.removeItem(atPath: output)
+            try FileManager.default.moveItem(atPath: output + ".copy", toPath: output)
+            let copied = try await resume()
+            #expect(copied.status == 0 && copied.stderr.contains(kept(rest.count)), "\(copied.stderr)")
+            try recorded.write(to: URL(fileURLWithPath: state))
             try (written + rest).write(to: outputURL)
             try FileManager.default.moveItem(atPath: output, toPath: output + ".moved")
             var moved = environment
             moved["OUT"] = output + ".moved"
             let renamed = try await BinaryRunner.shell(access + #" --state "$STATE" >> "$OUT""#, environment: moved)
             #expect(
-                renamed.status == 0 && renamed.stderr.contains("removed the last \(rest.count) bytes"),
+                renamed.status == 0 && renamed.stderr.contains("of '\(output).moved', written past"),
                 "\(renamed.stderr)")
             #expect(
                 String(decoding: try Data(contentsOf: URL(fileURLWithPath: output + ".moved")), as: UTF8.self)
                     == whole.stdout)
+
+            // The map's rest into a file of its own: the first file's leftover is named, with the cut that
+            // removes it there.
+            try recorded.write(to: URL(fileURLWithPath: state))
+            try (written + rest).write(to: outputURL)
+            let elsewhere = try await resumeInto(output + ".rest")
+            #expect(elsewhere.status == 0, "\(elsewhere.stderr)")
+            #expect(
+                elsewhere.stderr.contains(
+                    "which this run writes again here: remove them from it (truncate -s \(written.count) "),
+                "\(elsewhere.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: output + ".rest")) == rest)
+            #expect(try Data(contentsOf: outputURL) == written + rest)
         }
     }
 
-    /// Without the repository among `--fields`, nothing tells a stop's leftover from another run's lines (a review
-    /// lost a second map appended with its own state): the rerun cuts nothing, exit 1, and names the length to
-    /// cut back to; cut so, it goes on, and the file is the whole map.
-    @Test func withoutTheRepositoryTheRerunAsksForTheCut() async throws {
+    /// Without the repository among `--fields` the records are compared all the same: another map's lines
+    /// appended after a stop (a review lost a second map appended with its own state) are refused, nothing
+    /// written; the stop's own records are kept, and the map goes on after them.
+    @Test func withoutTheRepositoryTheLeftoverIsComparedToo() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-access-kept-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -326,13 +354,13 @@ struct AccessStateEndToEndTests {
             let other = Data(#"{"login":"another map's","permission":"read"}"#.utf8 + [10])
             try (written + other).write(to: URL(fileURLWithPath: output))
             let refused = try await resume()
-            #expect(
-                refused.status == 1 && refused.stderr.contains("--fields leave out repository"), "\(refused.stderr)")
+            #expect(refused.status == 1 && refused.stderr.contains("they differ from"), "\(refused.stderr)")
             #expect(refused.stderr.contains("(truncate -s \(written.count) "), "\(refused.stderr)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == written + other)
-            try written.write(to: URL(fileURLWithPath: output))
+            let rest = Data(whole.stdout.utf8.dropFirst(written.count))
+            try (written + rest.prefix(rest.count - 3)).write(to: URL(fileURLWithPath: output))
             let resumed = try await resume()
-            #expect(resumed.status == 0, "\(resumed.stderr)")
+            #expect(resumed.status == 0 && resumed.stderr.contains("to the byte: kept"), "\(resumed.stderr)")
             #expect(String(decoding: try Data(contentsOf: URL(fileURLWithPath: output)), as: UTF8.self) == whole.stdout)
         }
     }

@@ -1,3 +1,5 @@
+import AtomicCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -97,8 +99,8 @@ enum OutputLock {
                 + "each crawl its own output file")
     }
 
-    /// Why stderr may not go to stdout's regular file `shown` too (`>> FILE 2>&1`), where a rerun judges the
-    /// bytes past what its state counts as records (`access --state`); nil when it goes elsewhere.
+    /// Why stderr may not go to stdout's regular file `shown` too (`>> FILE 2>&1`), where a rerun compares the
+    /// bytes past what its state counts with its records (`access --state`); nil when it goes elsewhere.
     static func stderrRefusal(forStdout shown: String) -> LocalFileError? {
         var output = stat()
         var errors = stat()
@@ -109,6 +111,14 @@ enum OutputLock {
             message: "with --state, stderr must not go to \(shown) too (2>&1): gh-users's messages would be "
                 + "written among the records, which a rerun goes on from. Nothing was asked: send stderr elsewhere "
                 + "(2> FILE, or the terminal)")
+    }
+
+    /// Writes the `line` to the controlling terminal, if there is one: for what cannot go to stderr.
+    static func tellTerminal(_ line: String) {
+        let terminal = open("/dev/tty", O_WRONLY | O_NOCTTY | O_CLOEXEC)
+        guard terminal >= 0 else { return }
+        defer { close(terminal) }
+        try? FileDescriptorIO.writeAll(terminal, Array((TerminalSanitizer.sanitize(line) + "\n").utf8))
     }
 
     /// With `--state`, why a crawl may not write to stdout's regular file `shown`, or nil (the lock then held):

@@ -402,20 +402,23 @@ struct AccessStateTests {
         #expect(!saved.contains("output_bytes") && saved.contains(#""after":"octo-org/r01""#), "\(saved)")
     }
 
-    /// A state knows its output by device and inode where it recorded them: renamed or linked, it is the same
-    /// file, whose leftover the rerun cuts (before: a renamed map was another file, and its last repository came
-    /// twice); another file put at its path is another. An older state, without them, goes by the path.
-    @Test func theOutputIsKnownByItsDeviceAndInode() {
+    /// A state records a fingerprint of its output's bytes before their recorded length, and reads it back; one whose last repository is of another organization is refused (before: a state edited
+    /// to `"after":"other-org/b"` wrote the map's repositories a second time).
+    @Test func theOutputsIdentityIsRecordedAndAnotherOrganizationsPlaceRefused() {
         var state = AccessState(organization: "o", filters: [:], format: .tsv, fields: nil, apiURL: nil)
-        (state.outputBytes, state.output, state.outputID) = (10, "/a.tsv", "2049:77")
+        (state.outputBytes, state.output, state.outputTail) = (10, "/a.tsv", "9e3779b9")
+        state.after = "O/b"
         guard case .success(let decoded) = AccessState.decode(state.encoded) else {
             Issue.record("the state did not decode")
             return
         }
         #expect(decoded == state)
-        #expect(state.names("/b.tsv", id: "2049:77") && !state.names("/a.tsv", id: "2049:78"))
-        state.outputID = nil
-        #expect(state.names("/a.tsv", id: "2049:78") && !state.names("/b.tsv", id: "2049:77"))
+        state.after = "o-old/b"
+        guard case .failure(let problem) = AccessState.decode(state.encoded) else {
+            Issue.record("a state whose last repository is another organization's was taken")
+            return
+        }
+        #expect(problem.detail.contains("an \"after\" that is not a repository of \"of\""), "\(problem)")
     }
 
     /// What a full disk's stop says: the bytes past the state's place to remove, with the command that does
@@ -441,12 +444,8 @@ struct AccessStateTests {
         #expect(
             AccessOutput.cutAdvice(measured, shown: "'s'", file: "/m.csv", bytes: 120, pipe: false)
                 == "gh-users: the state file 's' records the map up to o/a. The last 120 bytes of '/m.csv' are of "
-                + "the repository after it, which the rerun removes and writes again whole: \(rerun)\n")
-        // Without the repository among --fields the rerun cannot tell them, and cuts nothing.
-        measured.fields = ["login"]
-        #expect(
-            AccessOutput.cutAdvice(measured, shown: "'s'", file: "/m.csv", bytes: 120, pipe: false)
-                .contains("remove them first (truncate -s -120 /m.csv)"))
+                + "the repository after it, which the rerun keeps where they are its own first records to the byte: "
+                + "\(rerun)\n")
         #expect(
             AccessOutput.cutAdvice(state, shown: "'s'", file: nil, bytes: 0, pipe: false)
                 == "gh-users: the state file 's' records the map up to o/a; \(rerun)\n")

@@ -169,9 +169,9 @@ struct AccessCommand: GitHubCommand {
             stopped when the same command is run again, appending to the same output: FILE records the last
             repository whose records were written, after each one, and the rerun asks nothing for the
             repositories up to it. The format is then tsv (the default), csv or ndjson, which can be appended to.
-            Appending to a file (>> FILE), FILE records its length too, and a rerun first removes what a kill or a
-            full disk left past the last recorded repository (said on stderr), so no record is written twice;
-            with --fields that leave out repository it cannot tell those lines, and asks you to cut them. stderr
+            Appending to a file (>> FILE), FILE records its length too, and what a kill or a full disk left past
+            the last recorded repository is kept where the rerun's first records begin with it to the byte (said
+            on stderr), so no record is written twice; anything else there is exit 1, nothing written. stderr
             must not go into that file (2>&1).
             To a pipe, FILE records a repository once the reader has read 128 KiB past it, and the run waits
             for the reader at the end; one that leaves first (| head) is exit 1, and its last reads come again.

@@ -57,14 +57,18 @@ struct AccessOutput: AccessRecordSink {
                 if held.count >= Self.tableSample.records || heldRepositories >= Self.tableSample.repositories {
                     try flush(moreToCome: true)
                 }
-            } else if !kept.isEmpty {
-                let bytes = writer.render(kept, moreToCome: true)
+            } else {
+                // What a stop left past the state must be the start of these records (`AccessLeftover`).
+                let left = state?.held.count ?? 0
+                let rendered = kept.isEmpty ? nil : writer.render(kept, moreToCome: true)
+                let (io, path) = (context.io, context.stdoutFile)
+                let bytes = try state?.goOn(with: rendered, of: repository, io: io, path: path) ?? rendered?[...] ?? []
                 progress.clear()
-                unrecordedBytes = bytes.count
+                unrecordedBytes = left + bytes.count
                 do {
-                    try context.io.out.write(bytes)
+                    if !bytes.isEmpty { try context.io.out.write(Array(bytes)) }
                 } catch let failure as OutputWriteError {
-                    unrecordedBytes = failure.written ?? 0
+                    unrecordedBytes = left + (failure.written ?? 0)
                     throw failure
                 }
             }
@@ -103,6 +107,9 @@ struct AccessOutput: AccessRecordSink {
         var recorded: AccessState?
         do {
             try flush(moreToCome: false)
+            // The map ended before the records a stop left past the state came again.
+            let path = context.stdoutFile
+            _ = try state?.goOn(with: nil, of: nil, io: io, path: path)
             // No repository read is no map: not even a csv header or an empty array is written.
             let none = AccessCommand.readsNone(
                 state?.state.unreadable ?? summary.unreadable, missing: named(state?.state.missing ?? summary.missing),
@@ -193,6 +200,10 @@ struct AccessOutput: AccessRecordSink {
     /// how to go on.
     mutating func fail(_ error: DomainError) async -> CommandOutcome {
         progress.clear()
+        if let refusal = writeFailure as? AccessLeftoverRefusal {
+            context.io.writeErr("gh-users: \(refusal.message)\n")
+            return .setupFailed
+        }
         if let writeFailure {
             // The reader left: the state records what it took.
             if pipe != nil, !(writeFailure is OutputWriteError) {
@@ -245,8 +256,8 @@ struct AccessOutput: AccessRecordSink {
             : bytes == 0
                 ? "; " + rerun + "."
                 : ". The last \(bytes) bytes of \(shownFile ?? "the output") are of the repository after it, which "
-                    + (state.outputBytes != nil && file != nil && state.placesRecords
-                        ? "the rerun removes and writes again whole: "
+                    + (state.outputBytes != nil && file != nil
+                        ? "the rerun keeps where they are its own first records to the byte: "
                         : "the rerun writes again whole: remove them first (truncate -s -\(bytes) \(word ?? "FILE")), then ")
                     + rerun + "."
         return TerminalSanitizer.sanitize("gh-users: the state file \(shown) records the map \(place)" + next) + "\n"

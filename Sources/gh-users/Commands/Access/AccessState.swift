@@ -41,15 +41,16 @@ struct AccessState: Equatable {
     var missing: [String] = []
     /// Records written so far: none yet, and CSV's header is still to come.
     var records = 0
-    /// The length of the file stdout appends to (`>> FILE`) once those records were written: a rerun cuts back
-    /// to it what a stop left past them (`AccessOutputCut`). nil on a pipe, and in a state of an older gh-users.
+    /// The length of the file stdout appends to (`>> FILE`) once those records were written: a rerun compares
+    /// what a stop left past it with its own first records (`AccessLeftover`). nil on a pipe, and in a state of
+    /// an older gh-users.
     var outputBytes: Int64?
     /// That file, as an absolute path: a rerun appending to another file (the map's rest in a file of its own)
     /// cuts nothing.
     var output: String?
-    /// That file's device and inode ("DEV:INO"), which tell it when it was renamed or linked under another
-    /// path, and another file put at its path; nil in a state written before they were recorded.
-    var outputID: String?
+    /// A fingerprint of the bytes just before `outputBytes` (`AccessLeftover.fingerprint`), by which a rerun
+    /// knows the file wherever it is now; nil at 0 bytes, and in an older state.
+    var outputTail: String?
     /// The map was read to its end.
     var complete = false
 
@@ -57,18 +58,6 @@ struct AccessState: Equatable {
     var description: String {
         let shown = filters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         return "access \(organization)" + (shown.isEmpty ? "" : " (" + shown.joined(separator: ", ") + ")")
-    }
-
-    /// Each record names its repository (`--fields` keep it), by which a rerun tells the records a stop left
-    /// past `outputBytes` from another run's lines, and cuts them (`AccessOutputCut`).
-    var placesRecords: Bool { fields?.contains("repository") ?? true }
-
-    /// Whether stdout's file, at `path` with device and inode `id`, is the one the state records: known by its
-    /// identity where the state has it (a renamed or linked file is the same, a file put at its path another),
-    /// else by its path.
-    func names(_ path: String, id: String?) -> Bool {
-        guard output != nil, let outputID else { return output == path }
-        return outputID == id
     }
 
     /// How `recorded`'s map or output differs from this run's, one phrase per difference.
@@ -101,7 +90,7 @@ struct AccessState: Equatable {
         ]
         if let outputBytes, let output {
             members += [.init("output_bytes", .integer(outputBytes)), .init("output", .string(output))]
-            if let outputID { members.append(.init("output_id", .string(outputID))) }
+            if let outputTail { members.append(.init("output_tail", .string(outputTail))) }
         }
         members += [
             .init("unreadable", .array(unreadable.map(JSONValue.string))),
@@ -133,20 +122,21 @@ struct AccessState: Equatable {
         // No run counts past 2^53 (JSON's exact integers); one past it was tampered with, and adding to it
         // overflowed: the run crashed without a word, its state never advanced, its records written again each run.
         guard !fields.of.isEmpty, counts.contains(fields.repositories), counts.contains(fields.records),
-            fields.after.map({ $0.contains("/") }) ?? true, (fields.outputBytes ?? 0) >= 0
+            fields.after.map({ $0.lowercased().hasPrefix(fields.of.lowercased() + "/") }) ?? true,
+            (fields.outputBytes ?? 0) >= 0
         else {
             return .failure(
                 FileContentProblem(
                     "has an empty \"of\", a \"repositories\" or \"records\" that is negative or past 2^53, a "
-                        + "negative \"output_bytes\", or an \"after\" that is not ORG/NAME"))
+                        + "negative \"output_bytes\", or an \"after\" that is not a repository of \"of\" (ORG/NAME)"))
         }
         return .success(
             AccessState(
                 organization: fields.of, filters: fields.filters, format: format, fields: fields.fields,
                 apiURL: fields.apiURL, viewer: fields.viewer, after: fields.after, repositories: fields.repositories,
                 unreadable: fields.unreadable, missing: fields.missing, records: fields.records,
-                outputBytes: fields.outputBytes, output: fields.output, outputID: fields.outputID,
-                complete: fields.complete))
+                outputBytes: fields.outputBytes, output: fields.output,
+                outputTail: fields.outputTail, complete: fields.complete))
     }
 
     private struct Fields: Decodable {
@@ -169,7 +159,7 @@ struct AccessState: Equatable {
         /// Not in a state written before the output's length was recorded, nor on a pipe.
         let outputBytes: Int64?
         let output: String?
-        let outputID: String?
+        let outputTail: String?
 
         enum CodingKeys: String, CodingKey {
             case version, command, of, filters, format, fields, after, repositories, records, unreadable, missing
@@ -178,7 +168,7 @@ struct AccessState: Equatable {
             case viewer = "viewer_id"
             case outputBytes = "output_bytes"
             case output
-            case outputID = "output_id"
+            case outputTail = "output_tail"
         }
     }
 }
@@ -190,6 +180,9 @@ struct AccessStateFile {
     private(set) var state: AccessState
     /// The output holds records of the run so far: no CSV header again.
     let continuesOutput: Bool
+    /// What a stop left past the state's records in its file, which this run's first records must begin with
+    /// (`goOn`); empty when nothing was left.
+    var held: [UInt8] = []
     private let lock: OwnedFileLock
 
     /// The state file at `path`, as it is opened and locked, and as an output naming it is refused.
@@ -228,28 +221,38 @@ struct AccessStateFile {
     static func open(
         _ path: String, as fresh: AccessState, io: IOStreams, stdoutFile: String?
     ) -> Result<AccessStateFile, Stop> {
+        // `>> FILE 2>&1` would put the run's messages among the records: said on the terminal, never in FILE.
+        if let stdoutFile, let refusal = OutputLock.stderrRefusal(forStdout: TerminalSanitizer.quotedPath(stdoutFile)) {
+            OutputLock.tellTerminal("gh-users: \(refusal.message)")
+            return .failure(.setupFailed)
+        }
         let file = Self.file(path)
         do throws(LocalFileError) {
             let lock = try file.lock()
             let loaded = try load(file, for: fresh)
             if let refusal = stdoutFile.map(TerminalSanitizer.quotedPath).flatMap({
-                OutputLock.stderrRefusal(forStdout: $0)
-                    ?? OutputLock.refusal(forStdout: $0, takesOutput: false, stateHeld: loaded != nil)
+                OutputLock.refusal(forStdout: $0, takesOutput: false, stateHeld: loaded != nil)
             }) {
                 throw refusal
             }
             var state = loaded ?? fresh
-            // What a stop left past the state's records, cut before the file's end is checked: a kill's cut line
-            // is among it.
-            let sameOutput = stdoutFile.map { state.names($0, id: outputIdentity()) } ?? false
-            if let stdoutFile, !state.complete, let recorded = loaded?.outputBytes, sameOutput {
-                try AccessOutputCut(state: state, recorded: recorded).apply(stdoutFile, stateShown: file.shown, io: io)
+            // What a stop left past the state's records is held, for the first records to match: a kill's cut
+            // line is among it. A map's rest appended to another file is said to leave it in the first.
+            var (sameOutput, held, now) = (false, [UInt8](), AccessLeftover.stdoutNow())
+            if let stdoutFile, !state.complete, let recorded = loaded?.outputBytes {
+                let leftover = AccessLeftover(state: state, recorded: recorded)
+                sameOutput = try leftover.isStateOutput(stdoutFile, stateShown: file.shown)
+                if sameOutput {
+                    held = try leftover.bytes(stdoutFile, stateShown: file.shown)
+                } else if let note = leftover.strayNote(stateShown: file.shown) {
+                    io.writeErr(note)
+                }
             }
             // A snapshot or another state is no place for records, nor is a last line without its end, which the
             // first record would join (`AppendedOutputCheck.continuedFileRefusal`): a run killed as it wrote left
             // part of the repository after the state's, which the rerun writes again whole. Checked before a
             // complete map ends the run, so a map cut after it was whole is never called done.
-            if let stdoutFile,
+            if let stdoutFile, held.isEmpty,
                 let refusal = AppendedOutputCheck.continuedFileRefusal(
                     "the file stdout appends to, \(TerminalSanitizer.quotedPath(stdoutFile)),", appendedTo: stdoutFile,
                     remedy: cutRemedy(state, shown: file.shown, recorded: loaded != nil))
@@ -265,18 +268,18 @@ struct AccessStateFile {
             // stop before the first repository cuts it back to that.
             // One that is no file (a pipe) keeps none: a later rerun into the file would take what went through
             // the pipe to it for a stop's leftover.
-            if let stdoutFile, !sameOutput {
-                (state.output, state.outputBytes, state.outputID) = (stdoutFile, outputLength(), outputIdentity())
-            } else if let stdoutFile {
-                // The same file, renamed or linked: its path now, and its identity where an older state had none.
-                (state.output, state.outputID) = (stdoutFile, outputIdentity())
+            if let stdoutFile {
+                // The same file, wherever it is now, keeps its length; another starts at its own.
+                if sameOutput { now = AccessLeftover.stdoutNow(before: state.outputBytes) }
+                (state.output, state.outputBytes, state.outputTail) = (stdoutFile, now.bytes, now.tail)
             } else {
-                (state.output, state.outputBytes, state.outputID) = (nil, nil, nil)
+                (state.output, state.outputBytes, state.outputTail) = (nil, nil, nil)
             }
             // On disk before the first record, so a run that cannot write it stops before anything is written.
             if loaded != state { try file.replace(with: state.encoded) }
             return .success(
-                AccessStateFile(file: file, state: state, continuesOutput: state.records > 0, lock: lock))
+                AccessStateFile(
+                    file: file, state: state, continuesOutput: state.records > 0, held: held, lock: lock))
         } catch {
             io.writeErr("gh-users: \(error.message)\n")
             return .failure(.setupFailed)
@@ -313,7 +316,10 @@ struct AccessStateFile {
         var next = state
         next.after = repository
         // stdout appends to the file the state names (`open` names none for a pipe): its length now.
-        if next.output != nil { next.outputBytes = Self.outputLength() }
+        if next.output != nil {
+            let now = AccessLeftover.stdoutNow()
+            (next.outputBytes, next.outputTail) = (now.bytes, now.tail)
+        }
         // A count stops at the bound, which only a state edited up to it reaches: past it, the next run would
         // refuse the file, and a refusal after the records were written wrote them again on every run.
         let bound = AccessState.counts.upperBound
@@ -335,7 +341,7 @@ struct AccessStateFile {
         state = AccessState(
             organization: state.organization, filters: state.filters, format: state.format, fields: state.fields,
             apiURL: state.apiURL, viewer: state.viewer, outputBytes: state.outputBytes, output: state.output,
-            outputID: state.outputID)
+            outputTail: state.outputTail)
         try file.replace(with: state.encoded)
     }
 
@@ -364,19 +370,6 @@ struct AccessStateFile {
             state.missing.isEmpty
         else { return }
         unlink(file.target)
-    }
-
-    /// The length of the regular file stdout appends to, as a state records it; nil when it cannot be told.
-    private static func outputLength() -> Int64? {
-        var info = stat()
-        return fstat(STDOUT_FILENO, &info) == 0 ? Int64(info.st_size) : nil
-    }
-
-    /// The device and inode of the regular file stdout appends to, as a state records them; nil when they cannot
-    /// be told.
-    private static func outputIdentity() -> String? {
-        var info = stat()
-        return fstat(STDOUT_FILENO, &info) == 0 ? "\(info.st_dev):\(info.st_ino)" : nil
     }
 
     /// The map was read to its end.

@@ -1,0 +1,170 @@
+import AtomicCore
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What a resumed `access --state` map finds in the file stdout appends to (`>> FILE`) past the length the state
+/// recorded (`output_bytes`): the records a stop left between writing a repository and saving the state, which
+/// the rerun reads again. Nothing is cut on a guess. The rerun holds those bytes and compares them with the
+/// first it writes: its own records of that repository begin with them to the byte, and only the rest is
+/// written after them; anything else (another run's lines, a note, records GitHub has changed since) stops the
+/// run with nothing written and the file and the state as they were.
+///
+/// The file is known by its content: `output_tail`, a fingerprint of the bytes just before the recorded length,
+/// finds it renamed, copied or moved to another disk; a file at the recorded path without them lost or changed
+/// what the state counts.
+struct AccessLeftover {
+    let state: AccessState
+    /// `output_bytes`: the file's length once the records the state counts were written.
+    let recorded: Int64
+    /// More than one repository's records of 100,000 people: no stop's leftover.
+    static let most: Int64 = 256 << 20
+    /// How many bytes before a recorded length its fingerprint covers.
+    static let tailBytes: Int64 = 4_096
+
+    /// FNV-1a (64 bits) of the up to `tailBytes` bytes before `length` of the file open on `descriptor`, in
+    /// hexadecimal; nil for an empty file, or one that cannot be read.
+    static func fingerprint(_ descriptor: Int32, before length: Int64) -> String? {
+        let start = max(length - tailBytes, 0)
+        guard length > 0, let bytes = FileDescriptorIO.read(descriptor, from: start, upTo: Int(length - start)),
+            bytes.count == Int(length - start)
+        else { return nil }
+        let hash = bytes.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+        return String(hash, radix: 16)
+    }
+
+    /// Whether stdout's file, at `path`, is the output the state records: by its content where the state has a
+    /// fingerprint (renamed, copied or moved to another disk, it is; another file at its path, empty or not, is
+    /// not), else (a state of 0 bytes, or an older gh-users's) by its path. Throws when it is at that path but
+    /// no longer holds what the state counts. (Device and inode would not do: a removed file's inode is reused.)
+    func isStateOutput(_ path: String, stateShown: String) throws(LocalFileError) -> Bool {
+        let named = state.output == path
+        let length = Self.length()
+        let held =
+            length >= recorded
+            && (state.outputTail.map { Self.fingerprint(Self.reader, before: recorded) == $0 } ?? named)
+        guard !held, named else { return held }
+        throw LocalFileError(
+            message: "the file stdout appends to, \(TerminalSanitizer.quotedPath(path)), "
+                + (length < recorded
+                    ? "holds \(length) bytes, fewer than the \(recorded) the state file \(stateShown) records"
+                    : "no longer holds, before its byte \(recorded), the records the state file \(stateShown) counts")
+                + ": records written before were lost or changed. Both were left as they are: restore the file, "
+                + "append the rest of the map to another file (>> OTHER), or remove both to read the map again")
+    }
+
+    /// A note when this run appends the map's rest to another file while the state's own file, at its recorded
+    /// path, still holds bytes a stop left past what the state counts: this run writes them again here.
+    func strayNote(stateShown: String) -> String? {
+        guard let path = state.output, let tail = state.outputTail else { return nil }
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, Int64(info.st_size) > recorded,
+            Self.fingerprint(descriptor, before: recorded) == tail
+        else { return nil }
+        return TerminalSanitizer.sanitize(
+            "gh-users: \(TerminalSanitizer.quotedPath(path)), where the state file \(stateShown) counts the map so "
+                + "far, holds \(Int64(info.st_size) - recorded) bytes past it that a stop left, which this run writes "
+                + "again here: remove them from it (truncate -s \(recorded) \(ShellWord.quote(path))).") + "\n"
+    }
+
+    /// The bytes past the recorded length of stdout's file (the state's output), which the first records the
+    /// run writes must begin with; empty when there are none. One whose length falls inside a line, or past
+    /// which lie more bytes than a repository's records, is refused as it is.
+    func bytes(_ path: String, stateShown: String) throws(LocalFileError) -> [UInt8] {
+        let length = Self.length()
+        guard length > recorded else { return [] }
+        let last =
+            recorded == 0 ? UInt8(ascii: "\n") : FileDescriptorIO.read(Self.reader, from: recorded - 1, upTo: 1)?.first
+        let problem =
+            length - recorded > Self.most
+            ? "they are \(length - recorded) bytes, more than one repository's records can be"
+            : last != UInt8(ascii: "\n") ? "the recorded length falls inside a line" : nil
+        guard problem == nil, let bytes = FileDescriptorIO.read(Self.reader, from: recorded) else {
+            throw refusal(path, stateShown: stateShown, length: length, reason: problem ?? "they cannot be read")
+        }
+        return bytes
+    }
+
+    /// The run's refusal of the `length - recorded` bytes past the recorded length, for `reason`.
+    func refusal(_ path: String, stateShown: String, length: Int64, reason: String) -> LocalFileError {
+        LocalFileError(
+            message:
+                "the file stdout appends to, \(TerminalSanitizer.quotedPath(path)), holds \(length) bytes, more than the \(recorded) the state file \(stateShown) "
+                + "records, and the \(length - recorded) bytes past them are not the records this run reads "
+                + "again: \(reason). Nothing was written, and both were left as they are. If those bytes are the "
+                + "stopped run's (GitHub's answer changed since) or not wanted, cut the file back to \(recorded) "
+                + "bytes (truncate -s \(recorded) \(ShellWord.quote(path))), then run again; otherwise give this run another state file "
+                + "and output")
+    }
+
+    /// The first bytes the run writes, `first`, begin with the `held` bytes the stop left, of `repository` (nil
+    /// when the map had no more records to write): the rest of `first` to write after them, or the refusal.
+    func rest(of first: [UInt8]?, held: [UInt8], repository: String?, path: String, stateShown: String) -> Result<
+        ArraySlice<UInt8>, LocalFileError
+    > {
+        if let first, first.starts(with: held) { return .success(first[held.count...]) }
+        let named = repository.map { TerminalSanitizer.sanitize($0) }
+        let reason =
+            first == nil
+            ? named.map {
+                "this run has no records to write of \($0), which follows the last repository the state counts"
+            }
+                ?? "this run has no records to write after the last repository the state counts"
+            : "they differ from this run's records of \(named ?? "the next repository"), the repository after the last "
+                + "one the state counts"
+        return .failure(
+            refusal(path, stateShown: stateShown, length: recorded + Int64(held.count), reason: reason))
+    }
+
+    /// The descriptor stdout's file is read through.
+    private static var reader: Int32 { OutputLock.stdoutReader.descriptor ?? STDOUT_FILENO }
+
+    private static func length() -> Int64 { stdoutNow().bytes ?? 0 }
+
+    /// The regular file stdout appends to, as a state records it: its length (or `before`, a length the state
+    /// keeps) and the fingerprint of the bytes before that length; nil what cannot be told.
+    static func stdoutNow(before kept: Int64? = nil) -> (bytes: Int64?, tail: String?) {
+        var info = stat()
+        guard fstat(STDOUT_FILENO, &info) == 0 else { return (kept, nil) }
+        let bytes = kept ?? Int64(info.st_size)
+        return (bytes, fingerprint(reader, before: bytes))
+    }
+}
+
+/// An `access --state` rerun whose first records do not begin with the bytes a stop left past the state
+/// (`AccessLeftover`): nothing was written, and the map stops, exit 1.
+struct AccessLeftoverRefusal: Error {
+    let message: String
+}
+
+extension AccessStateFile {
+    /// The bytes this run writes first, `first` (nil when it has none to write for `repository`, or none at all
+    /// after the state's last one), checked against what a stop left past the state: the rest to write after
+    /// them, said on stderr, or the refusal. `first` itself while nothing was left.
+    mutating func goOn(
+        with first: [UInt8]?, of repository: String?, io: IOStreams, path: String?
+    ) throws(AccessLeftoverRefusal) -> ArraySlice<UInt8> {
+        guard !held.isEmpty, let path else { return first?[...] ?? [] }
+        let leftover = AccessLeftover(state: state, recorded: state.outputBytes ?? 0)
+        switch leftover.rest(of: first, held: held, repository: repository, path: path, stateShown: file.shown) {
+        case .success(let rest):
+            let place = state.after.map { "the records of \($0)" } ?? "the map's start"
+            io.writeErr(
+                TerminalSanitizer.sanitize(
+                    "gh-users: the last \(held.count) bytes of \(TerminalSanitizer.quotedPath(path)), written past "
+                        + "\(place) by the run that stopped, are this run's first records to the byte: kept, and "
+                        + "the map goes on after them.") + "\n")
+            held = []
+            return rest
+        case .failure(let refusal):
+            throw AccessLeftoverRefusal(message: refusal.message)
+        }
+    }
+}
