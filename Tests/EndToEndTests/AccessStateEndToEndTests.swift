@@ -320,6 +320,21 @@ struct AccessStateEndToEndTests {
                 "\(elsewhere.stderr)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: output + ".rest")) == rest)
             #expect(try Data(contentsOf: outputURL) == written + rest)
+
+            // Bytes past the map's last repository, which no record of this run can begin: the map ends, exit 1,
+            // nothing written, the state as it was (before: exit 0 without a word, and never recorded whole).
+            let reopened = try String(contentsOfFile: state, encoding: .utf8).replacingOccurrences(
+                of: #""complete":true"#, with: #""complete":false"#)
+            try Data(reopened.utf8).write(to: URL(fileURLWithPath: state))
+            let restFile = URL(fileURLWithPath: output + ".rest")
+            try (rest + Data("github/zzz,mona\n".utf8)).write(to: restFile)
+            let ended = try await resumeInto(output + ".rest")
+            #expect(ended.status == 1, "\(ended.stderr)")
+            #expect(
+                ended.stderr.contains("this run has no records to write after the last repository the state counts"),
+                "\(ended.stderr)")
+            #expect(try Data(contentsOf: restFile) == rest + Data("github/zzz,mona\n".utf8))
+            #expect(try String(contentsOfFile: state, encoding: .utf8) == reopened)
         }
     }
 

@@ -133,6 +133,9 @@ struct AccessOutput: AccessRecordSink {
             } catch {
                 throw OutputWriteError(message: error.message)
             }
+        } catch let refusal as AccessLeftoverRefusal {
+            io.writeErr("gh-users: \(refusal.message)\n")
+            return .setupFailed
         } catch {
             return .writeFailed(error, io: io)
         }
