@@ -279,14 +279,28 @@ struct AccessStateEndToEndTests {
                 try recorded.write(to: URL(fileURLWithPath: state))
             }
 
-            // stderr into the same file would put the run's messages among the records: refused before anything,
-            // and the refusal goes to no file (here there is no terminal).
+            // stderr into the same file would put the run's messages among the records: refused before anything
+            // is asked, or the token checked. With no terminal to say it on (`setsid`, as under cron) it is said
+            // on stderr, the file, where before the run ended silently, exit 1; and without a token, the token's
+            // message went into the file, exit 4. The state is as it was, and the rerun refuses those bytes.
+            let asked = server.requests.count
+            for token in [StandInTokens.token(for: "octocat"), ""] {
+                try (written + rest).write(to: outputURL)
+                var noTerminal = environment
+                noTerminal["GH_TOKEN"] = token
+                let mixed = try await BinaryRunner.shell(
+                    "setsid -w " + access + #" --state "$STATE" >> "$OUT" 2>&1"#, environment: noTerminal)
+                let said = String(
+                    decoding: try Data(contentsOf: outputURL).dropFirst(written.count + rest.count), as: UTF8.self)
+                #expect(mixed.status == 1, "\(said)")
+                #expect(
+                    said.hasPrefix("gh-users: with --state, stderr must not go to '\(output)' too (2>&1)"), "\(said)")
+                #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == recorded)
+            }
+            #expect(server.requests.count == asked)
+            let afterMixed = try await resume()
+            #expect(afterMixed.status == 1 && afterMixed.stderr.contains("(truncate -s \(written.count) "))
             try (written + rest).write(to: outputURL)
-            let mixed = try await BinaryRunner.shell(
-                access + #" --state "$STATE" >> "$OUT" 2>&1"#, environment: environment)
-            #expect(mixed.status == 1)
-            #expect(try Data(contentsOf: outputURL) == written + rest)
-            #expect(try Data(contentsOf: URL(fileURLWithPath: state)) == recorded)
 
             // The file copied over itself (a new inode at the same path, as `sed -i` or an editor's save leave it),
             // then moved to another name: still the one the state counts, by its content.

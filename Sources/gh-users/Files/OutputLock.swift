@@ -113,12 +113,14 @@ enum OutputLock {
                 + "(2> FILE, or the terminal)")
     }
 
-    /// Writes the `line` to the controlling terminal, if there is one: for what cannot go to stderr.
-    static func tellTerminal(_ line: String) {
+    /// Writes the `line` to the controlling terminal, if there is one: for what cannot go to stderr. False where
+    /// there is none (cron, `setsid`), or it could not be written.
+    @discardableResult
+    static func tellTerminal(_ line: String) -> Bool {
         let terminal = open("/dev/tty", O_WRONLY | O_NOCTTY | O_CLOEXEC)
-        guard terminal >= 0 else { return }
+        guard terminal >= 0 else { return false }
         defer { close(terminal) }
-        try? FileDescriptorIO.writeAll(terminal, Array((TerminalSanitizer.sanitize(line) + "\n").utf8))
+        return (try? FileDescriptorIO.writeAll(terminal, Array((TerminalSanitizer.sanitize(line) + "\n").utf8))) != nil
     }
 
     /// With `--state`, why a crawl may not write to stdout's regular file `shown`, or nil (the lock then held):

@@ -291,6 +291,8 @@ struct AccessStateTests {
         (#""repositories":\d+"#, #""repositories":9223372036854775807"#, "past 2^53"),
         (#""records":"#, #""records":0,"records":"#, #"gives "records" twice"#),
         (#""records":"#, #""output_bytes":-1,"output":"/o","records":"#, #"a negative "output_bytes""#),
+        // A fingerprint that is no string: the message names it among what the file must hold.
+        (#""records":"#, #""output_bytes":0,"output":"/o","output_tail":7,"records":"#, #""output_tail" (strings)"#),
         // After a value 65 levels deep, where the scan for a repeated key stops: Foundation read the first.
         (
             #""records":"#,

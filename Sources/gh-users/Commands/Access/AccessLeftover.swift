@@ -27,10 +27,13 @@ struct AccessLeftover {
     static let tailBytes: Int64 = 4_096
 
     /// FNV-1a (64 bits) of the up to `tailBytes` bytes before `length` of the file open on `descriptor`, in
-    /// hexadecimal; nil for an empty file, or one that cannot be read.
+    /// hexadecimal; nil for one shorter than `length`, or one that cannot be read. Before 0 it is the
+    /// fingerprint of nothing, which every file begins with: a map recorded at 0 bytes is found in a file it
+    /// was moved to by the stop's leftover there, which the rerun compares with its first records.
     static func fingerprint(_ descriptor: Int32, before length: Int64) -> String? {
         let start = max(length - tailBytes, 0)
-        guard length > 0, let bytes = FileDescriptorIO.read(descriptor, from: start, upTo: Int(length - start)),
+        guard length >= 0,
+            let bytes = length == 0 ? [] : FileDescriptorIO.read(descriptor, from: start, upTo: Int(length - start)),
             bytes.count == Int(length - start)
         else { return nil }
         let hash = bytes.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
@@ -39,13 +42,15 @@ struct AccessLeftover {
 
     /// Whether stdout's file, at `path`, is the output the state records: by its content where the state has a
     /// fingerprint (renamed, copied or moved to another disk, it is; another file at its path, empty or not, is
-    /// not), else (a state of 0 bytes, or an older gh-users's) by its path. Throws when it is at that path but
-    /// no longer holds what the state counts. (Device and inode would not do: a removed file's inode is reused.)
+    /// not), else (an older gh-users's state) by its path. A state of 0 bytes takes another file that holds
+    /// bytes for its own moved there, and the rerun compares them with its first records; an empty one is
+    /// another. Throws when it is at that path but no longer holds what the state counts. (Device and inode
+    /// would not do: a removed file's inode is reused.)
     func isStateOutput(_ path: String, stateShown: String) throws(LocalFileError) -> Bool {
         let named = state.output == path
         let length = Self.length()
         let held =
-            length >= recorded
+            length >= recorded && (named || length > 0)
             && (state.outputTail.map { Self.fingerprint(Self.reader, before: recorded) == $0 } ?? named)
         guard !held, named else { return held }
         throw LocalFileError(
@@ -61,11 +66,12 @@ struct AccessLeftover {
     /// path, still holds bytes a stop left past what the state counts: this run writes them again here.
     func strayNote(stateShown: String) -> String? {
         guard let path = state.output, let tail = state.outputTail else { return nil }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        // Not waiting on a FIFO someone left at the path, with the state locked.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0, Int64(info.st_size) > recorded,
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int64(info.st_size) > recorded,
             Self.fingerprint(descriptor, before: recorded) == tail
         else { return nil }
         return TerminalSanitizer.sanitize(
@@ -101,7 +107,15 @@ struct AccessLeftover {
                 + "again: \(reason). Nothing was written, and both were left as they are. If those bytes are the "
                 + "stopped run's (GitHub's answer changed since) or not wanted, cut the file back to \(recorded) "
                 + "bytes (truncate -s \(recorded) \(ShellWord.quote(path))), then run again; otherwise give this run another state file "
-                + "and output")
+                + "and output" + movedNote(path))
+    }
+
+    /// For a state of 0 bytes, whose output any file that holds bytes may be, moved there (`isStateOutput`):
+    /// how this run appends to another file as it is.
+    private func movedNote(_ path: String) -> String {
+        guard recorded == 0, let named = state.output, named != path else { return "" }
+        return ". This file is not the one the state names, \(TerminalSanitizer.quotedPath(named)), which it "
+            + "recorded empty: to append the map to it as it is, give this run another state file"
     }
 
     /// The first bytes the run writes, `first`, begin with the `held` bytes the stop left, of `repository` (nil
@@ -126,7 +140,11 @@ struct AccessLeftover {
     /// The descriptor stdout's file is read through.
     private static var reader: Int32 { OutputLock.stdoutReader.descriptor ?? STDOUT_FILENO }
 
-    private static func length() -> Int64 { stdoutNow().bytes ?? 0 }
+    /// The length of stdout's file now: 0 where it cannot be told.
+    private static func length() -> Int64 {
+        var info = stat()
+        return fstat(STDOUT_FILENO, &info) == 0 ? Int64(info.st_size) : 0
+    }
 
     /// The regular file stdout appends to, as a state records it: its length (or `before`, a length the state
     /// keeps) and the fingerprint of the bytes before that length; nil what cannot be told.
@@ -151,8 +169,7 @@ extension AccessStateFile {
     mutating func goOn(
         with first: [UInt8]?, of repository: String?, io: IOStreams, path: String?
     ) throws(AccessLeftoverRefusal) -> ArraySlice<UInt8> {
-        guard !held.isEmpty, let path else { return first?[...] ?? [] }
-        let leftover = AccessLeftover(state: state, recorded: state.outputBytes ?? 0)
+        guard !held.isEmpty, let path, let leftover else { return first?[...] ?? [] }
         switch leftover.rest(of: first, held: held, repository: repository, path: path, stateShown: file.shown) {
         case .success(let rest):
             let place = state.after.map { "the records of \($0)" } ?? "the map's start"

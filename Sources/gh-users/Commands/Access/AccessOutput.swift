@@ -107,14 +107,16 @@ struct AccessOutput: AccessRecordSink {
         var recorded: AccessState?
         do {
             try flush(moreToCome: false)
-            // The map ended before the records a stop left past the state came again.
-            let path = context.stdoutFile
-            _ = try state?.goOn(with: nil, of: nil, io: io, path: path)
             // No repository read is no map: not even a csv header or an empty array is written.
             let none = AccessCommand.readsNone(
                 state?.state.unreadable ?? summary.unreadable, missing: named(state?.state.missing ?? summary.missing),
                 of: state?.state.repositories ?? summary.present)
-            if !none { try io.out.write(writer.finish(completed: true)) }
+            let end = none ? [] : writer.finish(completed: true)
+            // What a stop left past the state can only be what ends the map (a csv header with no record), when
+            // a kill came before the state recorded it whole.
+            let path = context.stdoutFile
+            let bytes = try state?.goOn(with: end.isEmpty ? nil : end, of: nil, io: io, path: path) ?? end[...]
+            if !bytes.isEmpty { try io.out.write(Array(bytes)) }
             // A map is complete only once its reader took all of it.
             if pipe != nil, !(await settle(waiting: true)) {
                 // A signal while the reader still had records (SIGTERM: exit 143) ends the map as interrupted.
@@ -137,7 +139,14 @@ struct AccessOutput: AccessRecordSink {
             io.writeErr("gh-users: \(refusal.message)\n")
             return .setupFailed
         } catch {
-            return .writeFailed(error, io: io)
+            let outcome = CommandOutcome.writeFailed(error, io: io)
+            // What this run wrote past the state is what ends the map, which the rerun keeps where it is.
+            if let state, pipe == nil, outcome != .outputClosed {
+                io.writeErr(
+                    Self.cutAdvice(
+                        state.state, shown: state.file.shown, file: context.stdoutFile, bytes: 0, pipe: false))
+            }
+            return outcome
         }
         if let note = command.affiliationNote(unknownAffiliations) { io.writeErr(note) }
         let missing = command.missing(recorded?.missing ?? summary.missing)

@@ -111,7 +111,8 @@ struct AccessState: Equatable {
                 FileContentProblem(
                     "does not hold \"version\" (\(Self.version)), \"api_url\" (a string or absent), \"command\" "
                         + "(\"access\"), \"of\", \"filters\" (an object of strings), \"format\", \"after\", "
-                        + "\"repositories\", \"records\", \"unreadable\", \"missing\" and \"complete\""))
+                        + "\"repositories\", \"records\", \"unreadable\", \"missing\" and \"complete\", with "
+                        + "\"output_bytes\" (a number), \"output\" and \"output_tail\" (strings) absent or as said"))
         }
         if let problem = FileContentProblem.version(fields.version, expected: Self.version) { return .failure(problem) }
         guard let format = OutputFormat(rawValue: fields.format), CrawlOutputSettings.formats.contains(format) else {
@@ -183,6 +184,8 @@ struct AccessStateFile {
     /// What a stop left past the state's records in its file, which this run's first records must begin with
     /// (`goOn`); empty when nothing was left.
     var held: [UInt8] = []
+    /// The state as the file held it, which `held` is compared against; nil when nothing was held.
+    private(set) var leftover: AccessLeftover?
     private let lock: OwnedFileLock
 
     /// The state file at `path`, as it is opened and locked, and as an output naming it is refused.
@@ -214,6 +217,18 @@ struct AccessStateFile {
         return loaded
     }
 
+    /// Whether stderr goes to stdout's file `stdoutFile` too (`>> FILE 2>&1`), which would put the run's messages
+    /// among the records a rerun compares: the refusal is said before anything is asked, on the terminal if
+    /// there is one, else on stderr all the same (under cron, that file is the only place anyone looks), where
+    /// the next run's comparison refuses it with the cut that removes it.
+    static func sharesStderr(_ stdoutFile: String?, io: IOStreams) -> Bool {
+        guard let stdoutFile,
+            let refusal = OutputLock.stderrRefusal(forStdout: TerminalSanitizer.quotedPath(stdoutFile))
+        else { return false }
+        if !OutputLock.tellTerminal("gh-users: \(refusal.message)") { io.writeErr("gh-users: \(refusal.message)\n") }
+        return true
+    }
+
     /// The state to go on from, checked against this run's map and output; or the outcome, already said, when
     /// it cannot be used. In `list --state`'s order: the lock, the state as it is, then a `stdoutFile` that must
     /// append (`>>`), since only a map's state counts what `>` emptied. A map already complete ends the run here,
@@ -221,11 +236,6 @@ struct AccessStateFile {
     static func open(
         _ path: String, as fresh: AccessState, io: IOStreams, stdoutFile: String?
     ) -> Result<AccessStateFile, Stop> {
-        // `>> FILE 2>&1` would put the run's messages among the records: said on the terminal, never in FILE.
-        if let stdoutFile, let refusal = OutputLock.stderrRefusal(forStdout: TerminalSanitizer.quotedPath(stdoutFile)) {
-            OutputLock.tellTerminal("gh-users: \(refusal.message)")
-            return .failure(.setupFailed)
-        }
         let file = Self.file(path)
         do throws(LocalFileError) {
             let lock = try file.lock()
@@ -239,12 +249,15 @@ struct AccessStateFile {
             // What a stop left past the state's records is held, for the first records to match: a kill's cut
             // line is among it. A map's rest appended to another file is said to leave it in the first.
             var (sameOutput, held, now) = (false, [UInt8](), AccessLeftover.stdoutNow())
-            if let stdoutFile, !state.complete, let recorded = loaded?.outputBytes {
-                let leftover = AccessLeftover(state: state, recorded: recorded)
-                sameOutput = try leftover.isStateOutput(stdoutFile, stateShown: file.shown)
-                if sameOutput {
+            var leftover: AccessLeftover?
+            if !state.complete, let recorded = loaded?.outputBytes {
+                leftover = AccessLeftover(state: state, recorded: recorded)
+                if let stdoutFile, let leftover {
+                    sameOutput = try leftover.isStateOutput(stdoutFile, stateShown: file.shown)
+                }
+                if let stdoutFile, sameOutput, let leftover {
                     held = try leftover.bytes(stdoutFile, stateShown: file.shown)
-                } else if let note = leftover.strayNote(stateShown: file.shown) {
+                } else if let note = leftover?.strayNote(stateShown: file.shown) {
                     io.writeErr(note)
                 }
             }
@@ -275,11 +288,13 @@ struct AccessStateFile {
             } else {
                 (state.output, state.outputBytes, state.outputTail) = (nil, nil, nil)
             }
-            // On disk before the first record, so a run that cannot write it stops before anything is written.
-            if loaded != state { try file.replace(with: state.encoded) }
+            // On disk before the first record, so a run that cannot write it stops before anything is written;
+            // with bytes held, once they are found to be the first records: a refusal leaves it as it was.
+            if loaded != state, held.isEmpty { try file.replace(with: state.encoded) }
             return .success(
                 AccessStateFile(
-                    file: file, state: state, continuesOutput: state.records > 0, held: held, lock: lock))
+                    file: file, state: state, continuesOutput: state.records > 0, held: held,
+                    leftover: held.isEmpty ? nil : leftover, lock: lock))
         } catch {
             io.writeErr("gh-users: \(error.message)\n")
             return .failure(.setupFailed)

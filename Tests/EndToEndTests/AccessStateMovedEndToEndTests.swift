@@ -1,0 +1,143 @@
+import Foundation
+import GitHubStandIn
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `access --state` where a review found the rerun still wrote records twice or said nothing: a map stopped in its
+/// first repository (its state records the file empty) whose file was then moved, a csv header left past the
+/// map's last repository, and stderr sent into the file with no terminal to say it on.
+struct AccessStateMovedEndToEndTests {
+    /// A folder of its own, removed after `body`.
+    private static func inFolder(_ name: String, _ body: (URL) async throws -> Void) async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-\(name)-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await body(folder)
+    }
+
+    /// A stop before the first repository was recorded, then the file renamed: the rerun into it finds the stop's
+    /// records there, keeps them and writes the rest, where before (the file known by its path alone) it wrote
+    /// the first repository and the csv header again, exit 0. Another file that holds other bytes is refused
+    /// with the state file to give instead; an empty one is another file, and the first file's leftover is
+    /// named, as it is for a run to a pipe.
+    @Test func aMapStoppedInItsFirstRepositoryIsFoundInTheFileItWasMovedTo() async throws {
+        try await Self.inFolder("access-moved") { folder in
+            let (output, state) = (
+                folder.appendingPathComponent("map.csv").path, folder.appendingPathComponent("s").path
+            )
+            try await withStandIn(users: 100) { server in
+                let environment = [
+                    "API": server.baseURL, "STATE": state, "GH_TOKEN": StandInTokens.token(for: "octocat"),
+                ]
+                let access = #""$GH_USERS" access github --format csv --concurrency 1 --api-url "$API" --no-cache"#
+                func resume(into file: String, _ redirection: String = #" >> "$OUT""#) async throws -> RunResult {
+                    var environment = environment
+                    environment["OUT"] = file
+                    return try await BinaryRunner.shell(
+                        access + #" --state "$STATE""# + redirection, environment: environment)
+                }
+                let whole = try await BinaryRunner.shell(access, environment: environment)
+                #expect(whole.status == 0, "\(whole.stderr)")
+                server.injectFaults([.passThrough, .graphQLRateLimited(resetAfterSeconds: 600)], forPath: "/graphql")
+                let stopped = try await resume(into: output)
+                #expect(stopped.status == 5, "\(stopped.stderr)")
+                let recorded = try String(contentsOfFile: state, encoding: .utf8)
+                #expect(
+                    recorded.contains(#""output_bytes":0,"#) && recorded.contains(#""output_tail":"#), "\(recorded)")
+                // What a kill in the first repository leaves: the header and part of its records.
+                let ends = whole.stdout.utf8.indices.filter { whole.stdout.utf8[$0] == UInt8(ascii: "\n") }
+                try #require(ends.count > 4, "\(whole.stdout) \(whole.stderr)")
+                let left = Data(whole.stdout.utf8[...whole.stdout.utf8.index(ends[2], offsetBy: 9)])
+                try left.write(to: URL(fileURLWithPath: output))
+
+                // Another file, holding other bytes: refused, with nothing written, and the state as it was.
+                let other = folder.appendingPathComponent("other.csv").path
+                try Data("kept,by,hand\n".utf8).write(to: URL(fileURLWithPath: other))
+                let refused = try await resume(into: other)
+                #expect(refused.status == 1, "\(refused.stderr)")
+                #expect(
+                    refused.stderr.contains(
+                        "This file is not the one the state names, '\(output)', which it recorded empty: to append the "
+                            + "map to it as it is, give this run another state file"), "\(refused.stderr)")
+                #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == Data("kept,by,hand\n".utf8))
+                #expect(try String(contentsOfFile: state, encoding: .utf8) == recorded)
+
+                // A pipe, and an empty file: another output, and the first file's leftover is named.
+                let stray = "holds \(left.count) bytes past it that a stop left, which this run writes again here"
+                let piped = try await resume(into: output, " | cat > /dev/null")
+                #expect(piped.status == 0 && piped.stderr.contains(stray), "\(piped.stderr)")
+                try Data(recorded.utf8).write(to: URL(fileURLWithPath: state))
+                let fresh = folder.appendingPathComponent("fresh.csv").path
+                let elsewhere = try await resume(into: fresh)
+                #expect(elsewhere.status == 0 && elsewhere.stderr.contains(stray), "\(elsewhere.stderr)")
+                #expect(
+                    String(decoding: try Data(contentsOf: URL(fileURLWithPath: fresh)), as: UTF8.self) == whole.stdout)
+
+                // A FIFO left at the state's path is no file to look into: before, the run waited on it for a
+                // writer, its state locked.
+                try Data(recorded.utf8).write(to: URL(fileURLWithPath: state))
+                try FileManager.default.moveItem(atPath: output, toPath: output + ".kept")
+                #expect(mkfifo(output, 0o600) == 0)
+                var besideFIFO = environment
+                besideFIFO["OUT"] = fresh + ".2"
+                let beside = try await BinaryRunner.shell(
+                    "timeout 20 " + access + #" --state "$STATE" >> "$OUT""#, environment: besideFIFO)
+                #expect(beside.status == 0 && !beside.stderr.contains("a stop left"), "\(beside.stderr)")
+                try FileManager.default.removeItem(atPath: output)
+                try FileManager.default.moveItem(atPath: output + ".kept", toPath: output)
+                // The stopped file renamed: its leftover is kept, and the map is whole, each record once.
+                try Data(recorded.utf8).write(to: URL(fileURLWithPath: state))
+                let moved = folder.appendingPathComponent("moved.csv").path
+                try FileManager.default.moveItem(atPath: output, toPath: moved)
+                let resumed = try await resume(into: moved)
+                #expect(
+                    resumed.status == 0 && resumed.stderr.contains("the last \(left.count) bytes of '\(moved)'"),
+                    "\(resumed.stderr)")
+                #expect(
+                    String(decoding: try Data(contentsOf: URL(fileURLWithPath: moved)), as: UTF8.self) == whole.stdout)
+            }
+        }
+    }
+
+    /// A map of no record ends with csv's header alone, written as it closes: cut there by a full disk (here
+    /// `ulimit -f`), stderr says where the state stands and that the same command goes on, and the rerun keeps
+    /// the cut header and writes its rest. Before, the close said only that the write failed, and every rerun
+    /// refused the header's bytes, exit 1, as records of no repository.
+    @Test func aHeaderCutAsTheMapClosesIsKeptByTheRerun() async throws {
+        try await Self.inFolder("access-header") { folder in
+            let output = folder.appendingPathComponent("map.csv").path
+            try await withStandIn(users: 100) { server in
+                let environment = [
+                    "API": server.baseURL, "OUT": output, "STATE": folder.appendingPathComponent("s").path,
+                    "GH_TOKEN": StandInTokens.token(for: "octocat"),
+                ]
+                let access =
+                    #""$GH_USERS" access github --affiliation outside --permission admin --format csv "#
+                    + #"--api-url "$API" --no-cache"#
+                let whole = try await BinaryRunner.shell(access, environment: environment)
+                #expect(whole.status == 0 && whole.stdout.hasPrefix("repository,login,"), "\(whole.stderr)")
+                #expect(whole.stdout.utf8.filter { $0 == UInt8(ascii: "\n") }.count == 1, "\(whole.stdout)")
+                let before = Data((String(repeating: "x", count: 1_019) + "\n").utf8)
+                try before.write(to: URL(fileURLWithPath: output))
+                let cut = try await BinaryRunner.shell(
+                    "ulimit -f 1; " + access + #" --state "$STATE" >> "$OUT""#, environment: environment)
+                #expect(cut.status == 1, "\(cut.stderr)")
+                #expect(
+                    cut.stderr.contains(
+                        "records the map up to github/")
+                        && cut.stderr.contains(
+                            "; run the same command again, appending to the same output, to go on."),
+                    "\(cut.stderr)")
+                #expect(
+                    try Data(contentsOf: URL(fileURLWithPath: output)) == before + Data(whole.stdout.utf8.prefix(4)))
+                let resumed = try await BinaryRunner.shell(
+                    access + #" --state "$STATE" >> "$OUT""#, environment: environment)
+                #expect(resumed.status == 0 && resumed.stderr.contains("the last 4 bytes of"), "\(resumed.stderr)")
+                #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == before + Data(whole.stdout.utf8))
+            }
+        }
+    }
+}
