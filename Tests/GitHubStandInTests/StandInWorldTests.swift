@@ -201,7 +201,10 @@ private func documentedKeys(_ name: String) throws -> [String] {
         let server = try standIn(StandInConfiguration(userCount: 10_000))
         for login in world.organizations.map(\.login) {
             #expect(server.population.user(login: login) == nil, "\(login)")
-            let id = try fetch(server, "/orgs/" + login).jsonObject()["id"] as? Int ?? 0
+            let profile = try fetch(server, "/orgs/" + login).jsonObject()
+            let id = profile["id"] as? Int ?? 0
+            // Its URLs are its own, not those of the documented example's organization (a review's find).
+            #expect(profile["repos_url"] as? String == "https://api.github.com/orgs/\(login)/repos", "\(profile)")
             let query = "query { repositoryOwner(login: \"\(login)\") { login __typename databaseId } }"
             let accounts =
                 try [fetch(server, "/users/" + login).jsonObject(), fetch(server, "/user/\(id)").jsonObject()]

@@ -42,8 +42,14 @@ extension StandInRouteRequest {
         switch list {
         case .organization:
             guard let account = world.organizationAccount(login: organization.login) else { return nil }
-            let values: [String: any Sendable] = ["login": account.login, "id": account.id, "node_id": account.nodeID]
+            var values: [String: any Sendable] = ["login": account.login, "id": account.id, "node_id": account.nodeID]
             let documented = StandInRecordedHandler.body(named: "orgs-get") ?? []
+            for key in JSONText.keyTexts(at: [], in: documented) where values[key] == nil {
+                let text = JSONText.text(of: key, in: documented)
+                if text.contains("/orgs/github") {
+                    values[key] = text.replacing("/orgs/github", with: "/orgs/\(account.login)")
+                }
+            }
             return StandInHTTPResponse(status: 200, body: replacing(values, in: documented))
         case .members, .publicMembers:
             // To whoever is not a member, the public members, with 200 (GitHub's reference lists 200 and 422 only;
