@@ -19,10 +19,11 @@ struct AccessStateMovedEndToEndTests {
     }
 
     /// A stop before the first repository was recorded, then the file renamed: the rerun into it finds the stop's
-    /// records there, keeps them and writes the rest, where before (the file known by its path alone) it wrote
-    /// the first repository and the csv header again, exit 0. Another file that holds other bytes is refused
-    /// with the state file to give instead; an empty one is another file, and the first file's leftover is
-    /// named, as it is for a run to a pipe.
+    /// records there by the file's device and inode, keeps them and writes the rest, where before (the file
+    /// known by its path alone) it wrote the first repository and the csv header again, exit 0. Another file is
+    /// another output, whatever it holds (a review's: any file holding bytes was taken for the moved one, and
+    /// one that held an earlier map's first records was taken in as this map's), and the first file's leftover
+    /// is named, with the cut only where this run's records do not go on through a pipe.
     @Test func aMapStoppedInItsFirstRepositoryIsFoundInTheFileItWasMovedTo() async throws {
         try await Self.inFolder("access-moved") { folder in
             let (output, state) = (
@@ -46,35 +47,52 @@ struct AccessStateMovedEndToEndTests {
                 #expect(stopped.status == 5, "\(stopped.stderr)")
                 let recorded = try String(contentsOfFile: state, encoding: .utf8)
                 #expect(
-                    recorded.contains(#""output_bytes":0,"#) && recorded.contains(#""output_tail":"#), "\(recorded)")
+                    recorded.contains(#""output_bytes":0,"#) && recorded.contains(#""output_inode":"#)
+                        && !recorded.contains(#""output_tail":"#), "\(recorded)")
                 // What a kill in the first repository leaves: the header and part of its records.
                 let ends = whole.stdout.utf8.indices.filter { whole.stdout.utf8[$0] == UInt8(ascii: "\n") }
                 try #require(ends.count > 4, "\(whole.stdout) \(whole.stderr)")
                 let left = Data(whole.stdout.utf8[...whole.stdout.utf8.index(ends[2], offsetBy: 9)])
                 try left.write(to: URL(fileURLWithPath: output))
 
-                // Another file, holding other bytes: refused, with nothing written, and the state as it was.
-                let other = folder.appendingPathComponent("other.csv").path
-                try Data("kept,by,hand\n".utf8).write(to: URL(fileURLWithPath: other))
-                let refused = try await resume(into: other)
-                #expect(refused.status == 1, "\(refused.stderr)")
-                #expect(
-                    refused.stderr.contains(
-                        "This file is not the one the state names, '\(output)', which it recorded empty: to append the "
-                            + "map to it as it is, give this run another state file"), "\(refused.stderr)")
-                #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == Data("kept,by,hand\n".utf8))
-                #expect(try String(contentsOfFile: state, encoding: .utf8) == recorded)
-
-                // A pipe, and an empty file: another output, and the first file's leftover is named.
-                let stray = "holds \(left.count) bytes past it that a stop left, which this run writes again here"
-                let piped = try await resume(into: output, " | cat > /dev/null")
-                #expect(piped.status == 0 && piped.stderr.contains(stray), "\(piped.stderr)")
+                // Bytes past the state at its own path that are not this run's first records, with a state that
+                // names no token's account yet: refused, and the state as it was (a review's: the account and the
+                // output were saved before the comparison).
+                let noViewer = recorded.replacingOccurrences(
+                    of: #""viewer_id":[0-9]+,"#, with: "", options: .regularExpression)
+                #expect(noViewer != recorded)
+                try Data(noViewer.utf8).write(to: URL(fileURLWithPath: state))
+                try Data("x,y\n".utf8).write(to: URL(fileURLWithPath: output))
+                let unlike = try await resume(into: output)
+                #expect(unlike.status == 1 && unlike.stderr.contains("they differ from"), "\(unlike.stderr)")
+                #expect(try String(contentsOfFile: state, encoding: .utf8) == noViewer)
                 try Data(recorded.utf8).write(to: URL(fileURLWithPath: state))
-                let fresh = folder.appendingPathComponent("fresh.csv").path
-                let elsewhere = try await resume(into: fresh)
-                #expect(elsewhere.status == 0 && elsewhere.stderr.contains(stray), "\(elsewhere.stderr)")
+                try left.write(to: URL(fileURLWithPath: output))
+
+                // Other files, even one that begins as this map does (an earlier map's first records), an empty
+                // one and a pipe: each another output, and the first file's leftover is named.
+                let stray = "holds \(left.count) bytes past it that a stop left, which this run writes again"
+                for (name, held) in [
+                    ("other.csv", Data("kept,by,hand\n".utf8)), ("earlier.csv", Data(whole.stdout.utf8[...ends[2]])),
+                    ("fresh.csv", Data()),
+                ] {
+                    let other = folder.appendingPathComponent(name).path
+                    try held.write(to: URL(fileURLWithPath: other))
+                    let elsewhere = try await resume(into: other)
+                    #expect(elsewhere.status == 0, "\(elsewhere.stderr)")
+                    #expect(
+                        elsewhere.stderr.contains(stray + " here: remove them from it (truncate -s 0 "),
+                        "\(elsewhere.stderr)")
+                    #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == held + Data(whole.stdout.utf8))
+                    try Data(recorded.utf8).write(to: URL(fileURLWithPath: state))
+                }
+                let piped = try await resume(into: output, " | cat > /dev/null")
                 #expect(
-                    String(decoding: try Data(contentsOf: URL(fileURLWithPath: fresh)), as: UTF8.self) == whole.stdout)
+                    piped.status == 0
+                        && piped.stderr.contains(stray + ": the map up to the stop is its first 0 bytes."),
+                    "\(piped.stderr)")
+                #expect(!piped.stderr.contains("truncate"), "\(piped.stderr)")
+                let fresh = folder.appendingPathComponent("fresh.csv").path
 
                 // A FIFO left at the state's path is no file to look into: before, the run waited on it for a
                 // writer, its state locked.
@@ -137,6 +155,38 @@ struct AccessStateMovedEndToEndTests {
                     access + #" --state "$STATE" >> "$OUT""#, environment: environment)
                 #expect(resumed.status == 0 && resumed.stderr.contains("the last 4 bytes of"), "\(resumed.stderr)")
                 #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == before + Data(whole.stdout.utf8))
+            }
+        }
+    }
+
+    /// `>> OUT 2>&1` with no terminal: the refusal goes into OUT only where the next run is sure to refuse it (the
+    /// state of a stopped map counts OUT's bytes; `recordsWrittenButNotRecordedAreKeptByTheRerun`). A file with
+    /// no state yet, and a complete map's, are left as they are: a review found the message as a new map's
+    /// first line, and after a complete map, where no run would ever see it.
+    @Test func stderrIntoTheFileIsSaidThereOnlyWhereTheNextRunFindsIt() async throws {
+        try await Self.inFolder("access-mixed") { folder in
+            let (output, state) = (
+                folder.appendingPathComponent("map.csv").path, folder.appendingPathComponent("s").path
+            )
+            try await withStandIn(users: 100) { server in
+                let environment = [
+                    "API": server.baseURL, "OUT": output, "STATE": state,
+                    "GH_TOKEN": StandInTokens.token(for: "octocat"),
+                ]
+                let access =
+                    #"setsid -w "$GH_USERS" access github --format csv --api-url "$API" --no-cache --state "$STATE" "#
+                    + #">> "$OUT""#
+                let first = try await BinaryRunner.shell(access + " 2>&1", environment: environment)
+                #expect(first.status == 1)
+                #expect(try Data(contentsOf: URL(fileURLWithPath: output)).isEmpty)
+                #expect(!FileManager.default.fileExists(atPath: state))
+                #expect(server.requests.isEmpty)
+                let whole = try await BinaryRunner.shell(access, environment: environment)
+                #expect(whole.status == 0, "\(whole.stderr)")
+                let map = try Data(contentsOf: URL(fileURLWithPath: output))
+                let again = try await BinaryRunner.shell(access + " 2>&1", environment: environment)
+                #expect(again.status == 1)
+                #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == map)
             }
         }
     }

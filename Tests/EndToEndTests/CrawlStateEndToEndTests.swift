@@ -404,6 +404,14 @@ struct CrawlStateEndToEndTests {
             #expect(plain.stderr.contains("the file stdout goes to: wait for it to end"), "\(plain.stderr)")
             let question = try await appending(["follows", "octocat", "octocat"])
             #expect(question.status == 2, "\(question.stderr)")
+            // With stderr into the file too (`2>&1`) and no terminal, the refusal is not written among the
+            // crawl's records (a review found it in the middle of a map).
+            let before = try Foundation.Data(contentsOf: URL(fileURLWithPath: path("held.tsv")))
+            let mixed = try await BinaryRunner.shell(
+                #"setsid -w "$GH_USERS" show octocat "# + api(server).map { "'\($0)'" }.joined(separator: " ")
+                    + #" >> "$OUT" 2>&1"#, environment: ["OUT": path("held.tsv"), "GH_TOKEN": Self.token])
+            #expect(mixed.status == 1)
+            #expect(try Foundation.Data(contentsOf: URL(fileURLWithPath: path("held.tsv"))) == before)
             #expect(server.requests.count == 1)
             return crawl
         }

@@ -46,7 +46,12 @@ struct GhUsersApp: Sendable {
                 let message =
                     "another gh-users run is writing \(shown), the file stdout goes to: wait for it to end, or write to "
                     + "another file. Nothing was asked"
-                io.writeErr("gh-users: \(message)\n")
+                // Not into that file with `2>&1`, among the other run's records: on the terminal, if any.
+                if OutputLock.stderrSharesStdout() {
+                    OutputLock.tellTerminal("gh-users: \(message)")
+                } else {
+                    io.writeErr("gh-users: \(message)\n")
+                }
                 // `follows` keeps 1 for "no": a question it could not ask is 2.
                 outcome = invocation.name == FollowsCommand.spec.name ? .unanswered(.refused(message)) : .setupFailed
             case .github(let command):

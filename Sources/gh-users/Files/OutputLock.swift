@@ -102,15 +102,19 @@ enum OutputLock {
     /// Why stderr may not go to stdout's regular file `shown` too (`>> FILE 2>&1`), where a rerun compares the
     /// bytes past what its state counts with its records (`access --state`); nil when it goes elsewhere.
     static func stderrRefusal(forStdout shown: String) -> LocalFileError? {
-        var output = stat()
-        var errors = stat()
-        guard fstat(STDOUT_FILENO, &output) == 0, fstat(STDERR_FILENO, &errors) == 0, errors.st_dev == output.st_dev,
-            errors.st_ino == output.st_ino
-        else { return nil }
+        guard stderrSharesStdout() else { return nil }
         return LocalFileError(
             message: "with --state, stderr must not go to \(shown) too (2>&1): gh-users's messages would be "
                 + "written among the records, which a rerun goes on from. Nothing was asked: send stderr elsewhere "
                 + "(2> FILE, or the terminal)")
+    }
+
+    /// Whether stderr and stdout are one file (`2>&1`).
+    static func stderrSharesStdout() -> Bool {
+        var output = stat()
+        var errors = stat()
+        return fstat(STDOUT_FILENO, &output) == 0 && fstat(STDERR_FILENO, &errors) == 0
+            && errors.st_dev == output.st_dev && errors.st_ino == output.st_ino
     }
 
     /// Writes the `line` to the controlling terminal, if there is one: for what cannot go to stderr. False where

@@ -292,7 +292,10 @@ struct AccessStateTests {
         (#""records":"#, #""records":0,"records":"#, #"gives "records" twice"#),
         (#""records":"#, #""output_bytes":-1,"output":"/o","records":"#, #"a negative "output_bytes""#),
         // A fingerprint that is no string: the message names it among what the file must hold.
-        (#""records":"#, #""output_bytes":0,"output":"/o","output_tail":7,"records":"#, #""output_tail" (strings)"#),
+        (
+            #""records":"#, #""output_bytes":0,"output":"/o","output_tail":7,"records":"#,
+            #""output_tail" and "output_inode" (strings)"#
+        ),
         // After a value 65 levels deep, where the scan for a repeated key stops: Foundation read the first.
         (
             #""records":"#,

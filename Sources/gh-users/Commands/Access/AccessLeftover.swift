@@ -16,7 +16,7 @@ import Foundation
 ///
 /// The file is known by its content: `output_tail`, a fingerprint of the bytes just before the recorded length,
 /// finds it renamed, copied or moved to another disk; a file at the recorded path without them lost or changed
-/// what the state counts.
+/// what the state counts. At 0 bytes there is no content to know it by, and `output_inode` finds it renamed.
 struct AccessLeftover {
     let state: AccessState
     /// `output_bytes`: the file's length once the records the state counts were written.
@@ -27,13 +27,11 @@ struct AccessLeftover {
     static let tailBytes: Int64 = 4_096
 
     /// FNV-1a (64 bits) of the up to `tailBytes` bytes before `length` of the file open on `descriptor`, in
-    /// hexadecimal; nil for one shorter than `length`, or one that cannot be read. Before 0 it is the
-    /// fingerprint of nothing, which every file begins with: a map recorded at 0 bytes is found in a file it
-    /// was moved to by the stop's leftover there, which the rerun compares with its first records.
+    /// hexadecimal; nil for an empty file (nothing before 0 tells one file from another), or one that cannot be
+    /// read.
     static func fingerprint(_ descriptor: Int32, before length: Int64) -> String? {
         let start = max(length - tailBytes, 0)
-        guard length >= 0,
-            let bytes = length == 0 ? [] : FileDescriptorIO.read(descriptor, from: start, upTo: Int(length - start)),
+        guard length > 0, let bytes = FileDescriptorIO.read(descriptor, from: start, upTo: Int(length - start)),
             bytes.count == Int(length - start)
         else { return nil }
         let hash = bytes.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
@@ -42,16 +40,18 @@ struct AccessLeftover {
 
     /// Whether stdout's file, at `path`, is the output the state records: by its content where the state has a
     /// fingerprint (renamed, copied or moved to another disk, it is; another file at its path, empty or not, is
-    /// not), else (an older gh-users's state) by its path. A state of 0 bytes takes another file that holds
-    /// bytes for its own moved there, and the rerun compares them with its first records; an empty one is
-    /// another. Throws when it is at that path but no longer holds what the state counts. (Device and inode
-    /// would not do: a removed file's inode is reused.)
+    /// not). At 0 bytes, by its path, or renamed by its device and inode where the state has them (copied or
+    /// moved to another disk it is another file); in an older gh-users's state by its path. Throws when it is at
+    /// that path but no longer holds what the state counts. (Device and inode alone would not do: a removed
+    /// file's inode is reused, and the bytes past 0 are compared with the first records all the same.)
     func isStateOutput(_ path: String, stateShown: String) throws(LocalFileError) -> Bool {
         let named = state.output == path
         let length = Self.length()
-        let held =
-            length >= recorded && (named || length > 0)
-            && (state.outputTail.map { Self.fingerprint(Self.reader, before: recorded) == $0 } ?? named)
+        let same =
+            recorded > 0
+            ? state.outputTail.map { Self.fingerprint(Self.reader, before: recorded) == $0 } ?? named
+            : named || (length > 0 && state.outputInode != nil && state.outputInode == Self.identity(of: nil))
+        let held = length >= recorded && same
         guard !held, named else { return held }
         throw LocalFileError(
             message: "the file stdout appends to, \(TerminalSanitizer.quotedPath(path)), "
@@ -62,22 +62,28 @@ struct AccessLeftover {
                 + "append the rest of the map to another file (>> OTHER), or remove both to read the map again")
     }
 
-    /// A note when this run appends the map's rest to another file while the state's own file, at its recorded
-    /// path, still holds bytes a stop left past what the state counts: this run writes them again here.
-    func strayNote(stateShown: String) -> String? {
-        guard let path = state.output, let tail = state.outputTail else { return nil }
+    /// A note when this run writes the map's rest to another file (`toFile`), a pipe or the terminal, while the
+    /// state's own file, still at its recorded path, holds bytes a stop left past what the state counts: this
+    /// run writes them again. The cut that removes them is named only where this run's records go to a file of
+    /// their own (a pipe's may go on into that file: `| tee -a`).
+    func strayNote(stateShown: String, toFile: Bool) -> String? {
+        guard let path = state.output else { return nil }
         // Not waiting on a FIFO someone left at the path, with the state locked.
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int64(info.st_size) > recorded,
-            Self.fingerprint(descriptor, before: recorded) == tail
+            recorded > 0
+                ? state.outputTail != nil && Self.fingerprint(descriptor, before: recorded) == state.outputTail
+                : state.outputInode != nil && Self.identity(of: info) == state.outputInode
         else { return nil }
         return TerminalSanitizer.sanitize(
             "gh-users: \(TerminalSanitizer.quotedPath(path)), where the state file \(stateShown) counts the map so "
                 + "far, holds \(Int64(info.st_size) - recorded) bytes past it that a stop left, which this run writes "
-                + "again here: remove them from it (truncate -s \(recorded) \(ShellWord.quote(path))).") + "\n"
+                + (toFile
+                    ? "again here: remove them from it (truncate -s \(recorded) \(ShellWord.quote(path)))."
+                    : "again: the map up to the stop is its first \(recorded) bytes.")) + "\n"
     }
 
     /// The bytes past the recorded length of stdout's file (the state's output), which the first records the
@@ -110,12 +116,12 @@ struct AccessLeftover {
                 + "and output" + movedNote(path))
     }
 
-    /// For a state of 0 bytes, whose output any file that holds bytes may be, moved there (`isStateOutput`):
-    /// how this run appends to another file as it is.
+    /// For a state of 0 bytes, whose file is known renamed by its device and inode (`isStateOutput`), which a
+    /// new file may have taken: how this run appends to such a file as it is.
     private func movedNote(_ path: String) -> String {
         guard recorded == 0, let named = state.output, named != path else { return "" }
-        return ". This file is not the one the state names, \(TerminalSanitizer.quotedPath(named)), which it "
-            + "recorded empty: to append the map to it as it is, give this run another state file"
+        return ". It was taken for \(TerminalSanitizer.quotedPath(named)), renamed, by its device and inode: if it "
+            + "is another file (a removed file's inode is reused), append to it with another state file"
     }
 
     /// The first bytes the run writes, `first`, begin with the `held` bytes the stop left, of `repository` (nil
@@ -147,12 +153,21 @@ struct AccessLeftover {
     }
 
     /// The regular file stdout appends to, as a state records it: its length (or `before`, a length the state
-    /// keeps) and the fingerprint of the bytes before that length; nil what cannot be told.
-    static func stdoutNow(before kept: Int64? = nil) -> (bytes: Int64?, tail: String?) {
+    /// keeps), the fingerprint of the bytes before that length, and at 0 bytes its device and inode; nil what
+    /// cannot be told.
+    static func stdoutNow(before kept: Int64? = nil) -> (bytes: Int64?, tail: String?, inode: String?) {
         var info = stat()
-        guard fstat(STDOUT_FILENO, &info) == 0 else { return (kept, nil) }
+        guard fstat(STDOUT_FILENO, &info) == 0 else { return (kept, nil, nil) }
         let bytes = kept ?? Int64(info.st_size)
-        return (bytes, fingerprint(reader, before: bytes))
+        return (bytes, fingerprint(reader, before: bytes), bytes == 0 ? identity(of: info) : nil)
+    }
+
+    /// "DEV:INO" of a regular file's `info`, or of stdout's when nil.
+    static func identity(of info: stat?) -> String? {
+        var now = stat()
+        guard let info = info ?? (fstat(STDOUT_FILENO, &now) == 0 ? now : nil), info.st_mode & S_IFMT == S_IFREG
+        else { return nil }
+        return "\(UInt64(info.st_dev)):\(UInt64(info.st_ino))"
     }
 }
 
@@ -183,5 +198,26 @@ extension AccessStateFile {
         case .failure(let refusal):
             throw AccessLeftoverRefusal(message: refusal.message)
         }
+    }
+}
+
+extension AccessStateFile {
+    /// Whether stderr goes to stdout's file `stdoutFile` too (`>> FILE 2>&1`), which would put the run's messages
+    /// among the records: refused before anything is asked or the token checked, and said on the terminal. With
+    /// none (cron, `setsid`), it goes into the file only where the next run is sure to refuse it, a map stopped
+    /// whose state at `statePath` counts that file's bytes; elsewhere it would stay among the records unseen.
+    static func sharesStderr(_ statePath: String, stdoutFile: String?, io: IOStreams) -> Bool {
+        guard let stdoutFile,
+            let refusal = OutputLock.stderrRefusal(forStdout: TerminalSanitizer.quotedPath(stdoutFile))
+        else { return false }
+        let line = "gh-users: \(refusal.message)"
+        guard !OutputLock.tellTerminal(line) else { return true }
+        let loaded = try? file(statePath).load(as: AccessState.kindName, remedy: "", AccessState.decode)
+        if let state = loaded ?? nil, !state.complete, let recorded = state.outputBytes,
+            (try? AccessLeftover(state: state, recorded: recorded).isStateOutput(stdoutFile, stateShown: "")) == true
+        {
+            io.writeErr(line + "\n")
+        }
+        return true
     }
 }

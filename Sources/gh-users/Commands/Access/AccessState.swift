@@ -51,6 +51,8 @@ struct AccessState: Equatable {
     /// A fingerprint of the bytes just before `outputBytes` (`AccessLeftover.fingerprint`), by which a rerun
     /// knows the file wherever it is now; nil at 0 bytes, and in an older state.
     var outputTail: String?
+    /// At 0 bytes, which have no fingerprint, the file's device and inode ("DEV:INO"): renamed, it is still known.
+    var outputInode: String?
     /// The map was read to its end.
     var complete = false
 
@@ -91,6 +93,7 @@ struct AccessState: Equatable {
         if let outputBytes, let output {
             members += [.init("output_bytes", .integer(outputBytes)), .init("output", .string(output))]
             if let outputTail { members.append(.init("output_tail", .string(outputTail))) }
+            if let outputInode { members.append(.init("output_inode", .string(outputInode))) }
         }
         members += [
             .init("unreadable", .array(unreadable.map(JSONValue.string))),
@@ -112,7 +115,8 @@ struct AccessState: Equatable {
                     "does not hold \"version\" (\(Self.version)), \"api_url\" (a string or absent), \"command\" "
                         + "(\"access\"), \"of\", \"filters\" (an object of strings), \"format\", \"after\", "
                         + "\"repositories\", \"records\", \"unreadable\", \"missing\" and \"complete\", with "
-                        + "\"output_bytes\" (a number), \"output\" and \"output_tail\" (strings) absent or as said"))
+                        + "\"output_bytes\" (a number), \"output\", \"output_tail\" and \"output_inode\" (strings) absent or as said"
+                ))
         }
         if let problem = FileContentProblem.version(fields.version, expected: Self.version) { return .failure(problem) }
         guard let format = OutputFormat(rawValue: fields.format), CrawlOutputSettings.formats.contains(format) else {
@@ -137,7 +141,7 @@ struct AccessState: Equatable {
                 apiURL: fields.apiURL, viewer: fields.viewer, after: fields.after, repositories: fields.repositories,
                 unreadable: fields.unreadable, missing: fields.missing, records: fields.records,
                 outputBytes: fields.outputBytes, output: fields.output,
-                outputTail: fields.outputTail, complete: fields.complete))
+                outputTail: fields.outputTail, outputInode: fields.outputInode, complete: fields.complete))
     }
 
     private struct Fields: Decodable {
@@ -161,6 +165,7 @@ struct AccessState: Equatable {
         let outputBytes: Int64?
         let output: String?
         let outputTail: String?
+        let outputInode: String?
 
         enum CodingKeys: String, CodingKey {
             case version, command, of, filters, format, fields, after, repositories, records, unreadable, missing
@@ -170,6 +175,7 @@ struct AccessState: Equatable {
             case outputBytes = "output_bytes"
             case output
             case outputTail = "output_tail"
+            case outputInode = "output_inode"
         }
     }
 }
@@ -217,18 +223,6 @@ struct AccessStateFile {
         return loaded
     }
 
-    /// Whether stderr goes to stdout's file `stdoutFile` too (`>> FILE 2>&1`), which would put the run's messages
-    /// among the records a rerun compares: the refusal is said before anything is asked, on the terminal if
-    /// there is one, else on stderr all the same (under cron, that file is the only place anyone looks), where
-    /// the next run's comparison refuses it with the cut that removes it.
-    static func sharesStderr(_ stdoutFile: String?, io: IOStreams) -> Bool {
-        guard let stdoutFile,
-            let refusal = OutputLock.stderrRefusal(forStdout: TerminalSanitizer.quotedPath(stdoutFile))
-        else { return false }
-        if !OutputLock.tellTerminal("gh-users: \(refusal.message)") { io.writeErr("gh-users: \(refusal.message)\n") }
-        return true
-    }
-
     /// The state to go on from, checked against this run's map and output; or the outcome, already said, when
     /// it cannot be used. In `list --state`'s order: the lock, the state as it is, then a `stdoutFile` that must
     /// append (`>>`), since only a map's state counts what `>` emptied. A map already complete ends the run here,
@@ -257,7 +251,7 @@ struct AccessStateFile {
                 }
                 if let stdoutFile, sameOutput, let leftover {
                     held = try leftover.bytes(stdoutFile, stateShown: file.shown)
-                } else if let note = leftover?.strayNote(stateShown: file.shown) {
+                } else if let note = leftover?.strayNote(stateShown: file.shown, toFile: stdoutFile != nil) {
                     io.writeErr(note)
                 }
             }
@@ -284,9 +278,10 @@ struct AccessStateFile {
             if let stdoutFile {
                 // The same file, wherever it is now, keeps its length; another starts at its own.
                 if sameOutput { now = AccessLeftover.stdoutNow(before: state.outputBytes) }
-                (state.output, state.outputBytes, state.outputTail) = (stdoutFile, now.bytes, now.tail)
+                (state.output, state.outputBytes) = (stdoutFile, now.bytes)
+                (state.outputTail, state.outputInode) = (now.tail, now.inode)
             } else {
-                (state.output, state.outputBytes, state.outputTail) = (nil, nil, nil)
+                (state.output, state.outputBytes, state.outputTail, state.outputInode) = (nil, nil, nil, nil)
             }
             // On disk before the first record, so a run that cannot write it stops before anything is written;
             // with bytes held, once they are found to be the first records: a refusal leaves it as it was.
@@ -333,7 +328,7 @@ struct AccessStateFile {
         // stdout appends to the file the state names (`open` names none for a pipe): its length now.
         if next.output != nil {
             let now = AccessLeftover.stdoutNow()
-            (next.outputBytes, next.outputTail) = (now.bytes, now.tail)
+            (next.outputBytes, next.outputTail, next.outputInode) = (now.bytes, now.tail, now.inode)
         }
         // A count stops at the bound, which only a state edited up to it reaches: past it, the next run would
         // refuse the file, and a refusal after the records were written wrote them again on every run.
@@ -356,7 +351,7 @@ struct AccessStateFile {
         state = AccessState(
             organization: state.organization, filters: state.filters, format: state.format, fields: state.fields,
             apiURL: state.apiURL, viewer: state.viewer, outputBytes: state.outputBytes, output: state.output,
-            outputTail: state.outputTail)
+            outputTail: state.outputTail, outputInode: state.outputInode)
         try file.replace(with: state.encoded)
     }
 
@@ -374,7 +369,8 @@ struct AccessStateFile {
         }
         var next = state
         next.viewer = viewer
-        try file.replace(with: next.encoded)
+        // With bytes held, the first record saves it: a refusal of them leaves the file as it was.
+        if held.isEmpty { try file.replace(with: next.encoded) }
         state = next
     }
 
