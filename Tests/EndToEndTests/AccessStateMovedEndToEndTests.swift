@@ -19,11 +19,11 @@ struct AccessStateMovedEndToEndTests {
     }
 
     /// A stop before the first repository was recorded, then the file renamed: the rerun into it finds the stop's
-    /// records there by the file's device and inode, keeps them and writes the rest, where before (the file
-    /// known by its path alone) it wrote the first repository and the csv header again, exit 0. Another file is
-    /// another output, whatever it holds (a review's: any file holding bytes was taken for the moved one, and
-    /// one that held an earlier map's first records was taken in as this map's), and the first file's leftover
-    /// is named, with the cut only where this run's records do not go on through a pipe.
+    /// records there, keeps them and writes the rest, where before (the file known by its path alone) it wrote
+    /// the first repository and the csv header again, exit 0. At 0 bytes the state's file is the one at its path
+    /// with its device and inode; another file's bytes are kept only where they begin this run's records, else
+    /// it is another output (a review's: any file holding bytes was taken for the moved one, and refused with a
+    /// cut to 0), and the first file's leftover is named, with no cut.
     @Test func aMapStoppedInItsFirstRepositoryIsFoundInTheFileItWasMovedTo() async throws {
         try await Self.inFolder("access-moved") { folder in
             let (output, state) = (
@@ -69,23 +69,45 @@ struct AccessStateMovedEndToEndTests {
                 try Data(recorded.utf8).write(to: URL(fileURLWithPath: state))
                 try left.write(to: URL(fileURLWithPath: output))
 
-                // Other files, even one that begins as this map does (an earlier map's first records), an empty
-                // one and a pipe: each another output, and the first file's leftover is named.
+                // Other files. One whose bytes begin this map's records is its start, copied or moved (a review's:
+                // a copy got the first repository twice): kept, and no note. Any other is another output, the map
+                // after what it holds, and the first file's leftover is named without a cut (its inode is all that
+                // tells it, and a new file may have taken it); one that ends inside a line is refused as it is.
                 let stray = "holds \(left.count) bytes past it that a stop left, which this run writes again"
-                for (name, held) in [
-                    ("other.csv", Data("kept,by,hand\n".utf8)), ("earlier.csv", Data(whole.stdout.utf8[...ends[2]])),
-                    ("fresh.csv", Data()),
+                for (name, held, kept) in [
+                    ("other.csv", Data("kept,by,hand\n".utf8), false), ("fresh.csv", Data(), false),
+                    ("earlier.csv", Data(whole.stdout.utf8[...ends[2]]), true), ("copy.csv", left, true),
                 ] {
                     let other = folder.appendingPathComponent(name).path
                     try held.write(to: URL(fileURLWithPath: other))
                     let elsewhere = try await resume(into: other)
                     #expect(elsewhere.status == 0, "\(elsewhere.stderr)")
+                    #expect(elsewhere.stderr.contains("to the byte: kept") == kept, "\(elsewhere.stderr)")
                     #expect(
-                        elsewhere.stderr.contains(stray + " here: remove them from it (truncate -s 0 "),
-                        "\(elsewhere.stderr)")
-                    #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == held + Data(whole.stdout.utf8))
+                        elsewhere.stderr.contains(stray + " here, if the stopped run wrote them: then remove them")
+                            == !kept, "\(elsewhere.stderr)")
+                    #expect(!elsewhere.stderr.contains("truncate"), "\(elsewhere.stderr)")
+                    let map = kept ? Data(whole.stdout.utf8) : held + Data(whole.stdout.utf8)
+                    #expect(try Data(contentsOf: URL(fileURLWithPath: other)) == map, "\(name)")
                     try Data(recorded.utf8).write(to: URL(fileURLWithPath: state))
                 }
+                let unended = folder.appendingPathComponent("unended.csv").path
+                try Data("no line end".utf8).write(to: URL(fileURLWithPath: unended))
+                let joined = try await resume(into: unended)
+                #expect(joined.status == 1 && joined.stderr.contains("ends inside a line"), "\(joined.stderr)")
+                #expect(try Data(contentsOf: URL(fileURLWithPath: unended)) == Data("no line end".utf8))
+                #expect(try String(contentsOfFile: state, encoding: .utf8) == recorded)
+                // Another file at the state's path (the first moved away): another output too.
+                try FileManager.default.moveItem(atPath: output, toPath: output + ".away")
+                try Data("my,own\n".utf8).write(to: URL(fileURLWithPath: output))
+                let atPath = try await resume(into: output)
+                #expect(atPath.status == 0 && !atPath.stderr.contains("truncate"), "\(atPath.stderr)")
+                #expect(
+                    try Data(contentsOf: URL(fileURLWithPath: output)) == Data("my,own\n".utf8)
+                        + Data(whole.stdout.utf8))
+                try FileManager.default.removeItem(atPath: output)
+                try FileManager.default.moveItem(atPath: output + ".away", toPath: output)
+                try Data(recorded.utf8).write(to: URL(fileURLWithPath: state))
                 let piped = try await resume(into: output, " | cat > /dev/null")
                 #expect(
                     piped.status == 0

@@ -172,8 +172,10 @@ struct AccessCommand: GitHubCommand {
             Appending to a file (>> FILE), FILE records its length too, and what a kill or a full disk left past
             the last recorded repository is kept where the rerun's first records begin with it to the byte (said
             on stderr), so no record is written twice; anything else there is exit 1, nothing written. The file
-            is known by its bytes before that length, renamed or copied too (recorded empty, renamed only).
-            stderr must not go into that file (2>&1): exit 1 before anything is asked, said on the terminal.
+            is known by its bytes before that length, renamed or copied too; recorded empty, another file's
+            bytes are kept where they begin the map. stderr must not go into that file (2>&1): exit 1 before
+            anything is asked, said on the terminal (with none, only into a stopped map's file, where the
+            next run refuses it).
             To a pipe, FILE records a repository once the reader has read 128 KiB past it, and the run waits
             for the reader at the end; one that leaves first (| head) is exit 1, and its last reads come again.
             A map read to its end stays recorded: a rerun writes nothing and says so; remove FILE to read the

@@ -16,11 +16,16 @@ import Foundation
 ///
 /// The file is known by its content: `output_tail`, a fingerprint of the bytes just before the recorded length,
 /// finds it renamed, copied or moved to another disk; a file at the recorded path without them lost or changed
-/// what the state counts. At 0 bytes there is no content to know it by, and `output_inode` finds it renamed.
+/// what the state counts. At 0 bytes there is no content to know it by: the file is the state's at its path with
+/// its device and inode (`output_inode`), and another file's bytes (the map's copied, moved to another disk,
+/// renamed) are kept only where they begin this run's records, else it is another output (`guessed`).
 struct AccessLeftover {
     let state: AccessState
     /// `output_bytes`: the file's length once the records the state counts were written.
     let recorded: Int64
+    /// At 0 bytes, stdout's file is not the state's (`isStateOutput`), and its bytes are held only to be kept if
+    /// they begin this run's records: any others are another file's, after which the map starts.
+    var guessed = false
     /// More than one repository's records of 100,000 people: no stop's leftover.
     static let most: Int64 = 256 << 20
     /// How many bytes before a recorded length its fingerprint covers.
@@ -40,19 +45,18 @@ struct AccessLeftover {
 
     /// Whether stdout's file, at `path`, is the output the state records: by its content where the state has a
     /// fingerprint (renamed, copied or moved to another disk, it is; another file at its path, empty or not, is
-    /// not). At 0 bytes, by its path, or renamed by its device and inode where the state has them (copied or
-    /// moved to another disk it is another file); in an older gh-users's state by its path. Throws when it is at
-    /// that path but no longer holds what the state counts. (Device and inode alone would not do: a removed
-    /// file's inode is reused, and the bytes past 0 are compared with the first records all the same.)
+    /// not). At 0 bytes, by its path and its device and inode (in an older state by its path alone). Throws when
+    /// it is at that path but no longer holds what the state counts. (Device and inode alone would not do: a
+    /// removed file's inode is reused.)
     func isStateOutput(_ path: String, stateShown: String) throws(LocalFileError) -> Bool {
         let named = state.output == path
         let length = Self.length()
         let same =
             recorded > 0
             ? state.outputTail.map { Self.fingerprint(Self.reader, before: recorded) == $0 } ?? named
-            : named || (length > 0 && state.outputInode != nil && state.outputInode == Self.identity(of: nil))
+            : named && (state.outputInode.map { $0 == Self.identity(of: nil) } ?? true)
         let held = length >= recorded && same
-        guard !held, named else { return held }
+        guard !held, named, recorded > 0 else { return held }
         throw LocalFileError(
             message: "the file stdout appends to, \(TerminalSanitizer.quotedPath(path)), "
                 + (length < recorded
@@ -81,9 +85,13 @@ struct AccessLeftover {
         return TerminalSanitizer.sanitize(
             "gh-users: \(TerminalSanitizer.quotedPath(path)), where the state file \(stateShown) counts the map so "
                 + "far, holds \(Int64(info.st_size) - recorded) bytes past it that a stop left, which this run writes "
-                + (toFile
-                    ? "again here: remove them from it (truncate -s \(recorded) \(ShellWord.quote(path)))."
-                    : "again: the map up to the stop is its first \(recorded) bytes.")) + "\n"
+                + (!toFile
+                    ? "again: the map up to the stop is its first \(recorded) bytes."
+                    // At 0 bytes the file is known by its inode alone, which a new file may have taken.
+                    : recorded == 0
+                        ? "again here, if the stopped run wrote them: then remove them from it."
+                        : "again here: remove them from it (truncate -s \(recorded) \(ShellWord.quote(path)))."))
+            + "\n"
     }
 
     /// The bytes past the recorded length of stdout's file (the state's output), which the first records the
@@ -113,15 +121,17 @@ struct AccessLeftover {
                 + "again: \(reason). Nothing was written, and both were left as they are. If those bytes are the "
                 + "stopped run's (GitHub's answer changed since) or not wanted, cut the file back to \(recorded) "
                 + "bytes (truncate -s \(recorded) \(ShellWord.quote(path))), then run again; otherwise give this run another state file "
-                + "and output" + movedNote(path))
+                + "and output")
     }
 
-    /// For a state of 0 bytes, whose file is known renamed by its device and inode (`isStateOutput`), which a
-    /// new file may have taken: how this run appends to such a file as it is.
-    private func movedNote(_ path: String) -> String {
-        guard recorded == 0, let named = state.output, named != path else { return "" }
-        return ". It was taken for \(TerminalSanitizer.quotedPath(named)), renamed, by its device and inode: if it "
-            + "is another file (a removed file's inode is reused), append to it with another state file"
+    /// The refusal of another file (`guessed`) whose bytes are not this run's first records, ending inside a
+    /// line that the map's first record would join.
+    func unendedRefusal(_ path: String) -> LocalFileError {
+        LocalFileError(
+            message: "the file stdout appends to, \(TerminalSanitizer.quotedPath(path)), is not the one the state "
+                + "names, and ends inside a line (its last byte is no line end) that is not this run's first "
+                + "records: this run's first record would join it. Nothing was written, and both were left as they "
+                + "are: end or remove that line, or append to another file")
     }
 
     /// The first bytes the run writes, `first`, begin with the `held` bytes the stop left, of `repository` (nil
@@ -185,7 +195,17 @@ extension AccessStateFile {
         with first: [UInt8]?, of repository: String?, io: IOStreams, path: String?
     ) throws(AccessLeftoverRefusal) -> ArraySlice<UInt8> {
         guard !held.isEmpty, let path, let leftover else { return first?[...] ?? [] }
-        switch leftover.rest(of: first, held: held, repository: repository, path: path, stateShown: file.shown) {
+        let result = leftover.rest(of: first, held: held, repository: repository, path: path, stateShown: file.shown)
+        // Another file's bytes that are not this run's records: the map starts after them, on a line of its own.
+        if leftover.guessed, case .failure = result {
+            guard held.last == UInt8(ascii: "\n") else {
+                throw AccessLeftoverRefusal(message: leftover.unendedRefusal(path).message)
+            }
+            held = []
+            if let strayNote { io.writeErr(strayNote) }
+            return first?[...] ?? []
+        }
+        switch result {
         case .success(let rest):
             let place = state.after.map { "the records of \($0)" } ?? "the map's start"
             io.writeErr(
@@ -202,6 +222,23 @@ extension AccessStateFile {
 }
 
 extension AccessStateFile {
+    /// What to remove from a map that ends inside a line so that the rerun appends to it whole: what follows the
+    /// last repository the state records, all of it where the state records none, or, where the state records
+    /// the map as whole, the map and the state (the file was cut after that run ended).
+    static func cutRemedy(_ state: AccessState, shown: String, recorded: Bool) -> String {
+        guard recorded else { return "the unfinished last line" }
+        if state.complete {
+            return "both it and the state file \(shown), whose map was read to its end (the file was cut after that "
+                + "run wrote it whole; the rerun writes the map again)"
+        }
+        guard let after = state.after else {
+            return "all that the interrupted run wrote, a csv header too (its state records no repository yet, so "
+                + "the rerun writes the map from its first repository)"
+        }
+        return "what follows the records of \(TerminalSanitizer.sanitize(after)), the last repository the state "
+            + "records (the rerun writes the next one whole)"
+    }
+
     /// Whether stderr goes to stdout's file `stdoutFile` too (`>> FILE 2>&1`), which would put the run's messages
     /// among the records: refused before anything is asked or the token checked, and said on the terminal. With
     /// none (cron, `setsid`), it goes into the file only where the next run is sure to refuse it, a map stopped

@@ -192,6 +192,9 @@ struct AccessStateFile {
     var held: [UInt8] = []
     /// The state as the file held it, which `held` is compared against; nil when nothing was held.
     private(set) var leftover: AccessLeftover?
+    /// With another file's bytes held (`AccessLeftover.guessed`), the note on the state's own file, said once
+    /// they are found to be no part of this map.
+    var strayNote: String?
     private let lock: OwnedFileLock
 
     /// The state file at `path`, as it is opened and locked, and as an output naming it is refused.
@@ -243,7 +246,7 @@ struct AccessStateFile {
             // What a stop left past the state's records is held, for the first records to match: a kill's cut
             // line is among it. A map's rest appended to another file is said to leave it in the first.
             var (sameOutput, held, now) = (false, [UInt8](), AccessLeftover.stdoutNow())
-            var leftover: AccessLeftover?
+            var (leftover, strayNote): (AccessLeftover?, String?) = (nil, nil)
             if !state.complete, let recorded = loaded?.outputBytes {
                 leftover = AccessLeftover(state: state, recorded: recorded)
                 if let stdoutFile, let leftover {
@@ -251,9 +254,17 @@ struct AccessStateFile {
                 }
                 if let stdoutFile, sameOutput, let leftover {
                     held = try leftover.bytes(stdoutFile, stateShown: file.shown)
-                } else if let note = leftover?.strayNote(stateShown: file.shown, toFile: stdoutFile != nil) {
-                    io.writeErr(note)
+                } else if let stdoutFile, var guess = leftover, recorded == 0,
+                    AppendedOutputCheck.ownFileRefusal("", appendedTo: stdoutFile) == nil
+                {
+                    // Nothing tells the map's file at 0 bytes copied or moved: another file's bytes are held, kept
+                    // where they begin this run's records (`goOn`).
+                    guess.guessed = true
+                    held = (try? guess.bytes(stdoutFile, stateShown: file.shown)) ?? []
+                    leftover = guess
                 }
+                let note = sameOutput ? nil : leftover?.strayNote(stateShown: file.shown, toFile: stdoutFile != nil)
+                if held.isEmpty, let note { io.writeErr(note) } else { strayNote = note }
             }
             // A snapshot or another state is no place for records, nor is a last line without its end, which the
             // first record would join (`AppendedOutputCheck.continuedFileRefusal`): a run killed as it wrote left
@@ -289,28 +300,11 @@ struct AccessStateFile {
             return .success(
                 AccessStateFile(
                     file: file, state: state, continuesOutput: state.records > 0, held: held,
-                    leftover: held.isEmpty ? nil : leftover, lock: lock))
+                    leftover: held.isEmpty ? nil : leftover, strayNote: strayNote, lock: lock))
         } catch {
             io.writeErr("gh-users: \(error.message)\n")
             return .failure(.setupFailed)
         }
-    }
-
-    /// What to remove from a map that ends inside a line so that the rerun appends to it whole: what follows the
-    /// last repository the state records, all of it where the state records none, or, where the state records
-    /// the map as whole, the map and the state (the file was cut after that run ended).
-    private static func cutRemedy(_ state: AccessState, shown: String, recorded: Bool) -> String {
-        guard recorded else { return "the unfinished last line" }
-        if state.complete {
-            return "both it and the state file \(shown), whose map was read to its end (the file was cut after that "
-                + "run wrote it whole; the rerun writes the map again)"
-        }
-        guard let after = state.after else {
-            return "all that the interrupted run wrote, a csv header too (its state records no repository yet, so "
-                + "the rerun writes the map from its first repository)"
-        }
-        return "what follows the records of \(TerminalSanitizer.sanitize(after)), the last repository the state "
-            + "records (the rerun writes the next one whole)"
     }
 
     enum Stop: Error {
