@@ -45,7 +45,6 @@ private func documentedKeys(_ name: String) throws -> [String] {
         #expect(world.organizations.contains { $0.members.contains { $0.login == "octocat" && $0.isPublic } })
     }
 
-    static let members = "/orgs/github/members"
     static let everyone = [
         "CalmFalcon19", "Happy-Otter-5", "jollyotter6", "kitsune-fox", "lively-otter-8", "octocat", "Yamada-Taro",
     ]
@@ -195,7 +194,7 @@ private func documentedKeys(_ name: String) throws -> [String] {
         #expect(try logins(fetch(server, last, as: "octocat")) == ["kitsune-fox"])
     }
 
-    /// Each organization of the world is an account with a login of its own and one id (in the population's gaps)
+    /// Each organization of the world is an account with its own login, URLs and one id (in the population's gaps)
     /// in `/orgs/{org}`, `/users/{org}`, `/user/{id}`, its repositories' `owner` and GraphQL's `repositoryOwner`.
     @Test func everyOrganizationIsAnAccountWithOneID() throws {
         let server = try standIn(StandInConfiguration(userCount: 10_000))
@@ -203,7 +202,6 @@ private func documentedKeys(_ name: String) throws -> [String] {
             #expect(server.population.user(login: login) == nil, "\(login)")
             let profile = try fetch(server, "/orgs/" + login).jsonObject()
             let id = profile["id"] as? Int ?? 0
-            // Its URLs are its own, not those of the documented example's organization (a review's find).
             #expect(profile["repos_url"] as? String == "https://api.github.com/orgs/\(login)/repos", "\(profile)")
             let query = "query { repositoryOwner(login: \"\(login)\") { login __typename databaseId } }"
             let accounts =
@@ -221,8 +219,7 @@ private func documentedKeys(_ name: String) throws -> [String] {
         }
     }
 
-    static let member = #"{"role":"member"}"#
-    static let active = #"{"state":"active"}"#
+    static let (members, member, active) = ("/orgs/github/members", #"{"role":"member"}"#, #"{"state":"active"}"#)
     static let outside = "/repos/github/docs/collaborators?affiliation=outside"
     static let direct = "/repos/github/docs/collaborators/Tidy-Falcon-33"
     static let personal = "/repos/octocat/Hello-World/collaborators/Tidy-Falcon-33"
