@@ -212,4 +212,56 @@ struct AccessStateMovedEndToEndTests {
             }
         }
     }
+
+    /// Another file's bytes at a 0-byte state are decided once. Found to be no part of the map, the state names
+    /// that file before the map is written after them, so a stop then goes on there (a review's: the state still
+    /// named the first file, and the rerun wrote the map again after the stopped one, exit 0). A repository of
+    /// no records decides nothing: a copied csv header of an empty map is kept at its close (it was written twice).
+    @Test func anotherFilesBytesAreDecidedOnce() async throws {
+        try await Self.inFolder("access-guess") { folder in
+            let state = folder.appendingPathComponent("s").path
+            try await withStandIn(users: 100) { server in
+                let environment = [
+                    "API": server.baseURL, "STATE": state, "GH_TOKEN": StandInTokens.token(for: "octocat"),
+                ]
+                func run(_ options: String, into file: String, before: String = "") async throws -> RunResult {
+                    var environment = environment
+                    environment["OUT"] = folder.appendingPathComponent(file).path
+                    return try await BinaryRunner.shell(
+                        before + #""$GH_USERS" access github --format csv --api-url "$API" --no-cache "# + options
+                            + #" >> "$OUT""#, environment: environment)
+                }
+                func contents(_ file: String) throws -> Data {
+                    try Data(contentsOf: folder.appendingPathComponent(file))
+                }
+                let whole = try await run("", into: "whole.csv")
+                #expect(whole.status == 0, "\(whole.stderr)")
+                #expect(try await run(#"--state "$STATE""#, into: "a.csv", before: "ulimit -f 1; ").status == 1)
+                let filler = Data((String(repeating: "x", count: 22) + "\n").utf8)
+                try filler.write(to: folder.appendingPathComponent("b.csv"))
+                let stopped = try await run(#"--state "$STATE""#, into: "b.csv", before: "ulimit -f 1; ")
+                #expect(stopped.status == 1 && stopped.stderr.contains("The last 1001 bytes of"), "\(stopped.stderr)")
+                #expect(try String(contentsOfFile: state, encoding: .utf8).contains("b.csv"))
+                let resumed = try await run(#"--state "$STATE""#, into: "b.csv")
+                #expect(resumed.status == 0, "\(resumed.stderr)")
+                #expect(try contents("b.csv") == filler + contents("whole.csv"))
+
+                // An empty map's csv header, its state set back to before its first repository, then copied.
+                try FileManager.default.removeItem(atPath: state)
+                let empty = "--affiliation outside --permission admin"
+                #expect(try await run(empty + #" --state "$STATE""#, into: "empty.csv").status == 0)
+                let header = try contents("empty.csv")
+                let text = try String(contentsOfFile: state, encoding: .utf8)
+                let reopened = text.replacingOccurrences(of: #""complete":true"#, with: #""complete":false"#)
+                    .replacingOccurrences(of: #""after":"[^"]*""#, with: #""after":null"#, options: .regularExpression)
+                    .replacingOccurrences(
+                        of: #""repositories":[0-9]+"#, with: #""repositories":0"#, options: .regularExpression)
+                try Data(reopened.utf8).write(to: URL(fileURLWithPath: state))
+                try header.write(to: folder.appendingPathComponent("copy.csv"))
+                let copied = try await run(empty + #" --state "$STATE""#, into: "copy.csv")
+                #expect(copied.status == 0 && copied.stderr.contains("to the byte: kept"), "\(copied.stderr)")
+                #expect(try contents("copy.csv") == header)
+            }
+        }
+    }
 }

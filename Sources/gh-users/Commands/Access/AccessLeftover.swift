@@ -124,6 +124,22 @@ struct AccessLeftover {
                 + "and output")
     }
 
+    /// Another file's bytes (`guessed`), held to be kept where they begin this run's records; none where they are
+    /// more than a repository's records could be (another file, then). One that cannot be read is refused: it may
+    /// be the map's start, copied.
+    func guessedBytes(_ path: String, stateShown: String) throws(LocalFileError) -> [UInt8] {
+        let length = Self.length()
+        guard length > 0, length <= Self.most else { return [] }
+        guard let bytes = FileDescriptorIO.read(Self.reader, from: 0), bytes.count == Int(length) else {
+            throw LocalFileError(
+                message: "the file stdout appends to, \(TerminalSanitizer.quotedPath(path)), cannot be read, so this "
+                    + "run cannot tell whether it begins with the map the state file \(stateShown) counts (copied) or "
+                    + "is another file. Nothing was asked, and both were left as they are: make it readable, or "
+                    + "append to another file")
+        }
+        return bytes
+    }
+
     /// The refusal of another file (`guessed`) whose bytes are not this run's first records, ending inside a
     /// line that the map's first record would join.
     func unendedRefusal(_ path: String) -> LocalFileError {
@@ -198,8 +214,16 @@ extension AccessStateFile {
         let result = leftover.rest(of: first, held: held, repository: repository, path: path, stateShown: file.shown)
         // Another file's bytes that are not this run's records: the map starts after them, on a line of its own.
         if leftover.guessed, case .failure = result {
+            // A repository of no records tells nothing yet: the next one's, or what ends the map, will.
+            if first == nil, repository != nil { return [] }
             guard held.last == UInt8(ascii: "\n") else {
                 throw AccessLeftoverRefusal(message: leftover.unendedRefusal(path).message)
+            }
+            // Another file: the state names it, at its length now, before the map is written after what it holds.
+            do throws(LocalFileError) {
+                try file.replace(with: state.encoded)
+            } catch {
+                throw AccessLeftoverRefusal(message: error.message)
             }
             held = []
             if let strayNote { io.writeErr(strayNote) }

@@ -59,10 +59,11 @@ struct AccessOutput: AccessRecordSink {
                 }
             } else {
                 // What a stop left past the state must be the start of these records (`AccessLeftover`).
-                let left = state?.held.count ?? 0
                 let rendered = kept.isEmpty ? nil : writer.render(kept, moreToCome: true)
                 let (io, path) = (context.io, context.stdoutFile)
                 let bytes = try state?.goOn(with: rendered, of: repository, io: io, path: path) ?? rendered?[...] ?? []
+                // The repository's bytes in the file past the state: those kept where they were, then these.
+                let left = (rendered?.count ?? 0) - bytes.count
                 progress.clear()
                 unrecordedBytes = left + bytes.count
                 do {

@@ -260,7 +260,7 @@ struct AccessStateFile {
                     // Nothing tells the map's file at 0 bytes copied or moved: another file's bytes are held, kept
                     // where they begin this run's records (`goOn`).
                     guess.guessed = true
-                    held = (try? guess.bytes(stdoutFile, stateShown: file.shown)) ?? []
+                    held = try guess.guessedBytes(stdoutFile, stateShown: file.shown)
                     leftover = guess
                 }
                 let note = sameOutput ? nil : leftover?.strayNote(stateShown: file.shown, toFile: stdoutFile != nil)
@@ -320,7 +320,7 @@ struct AccessStateFile {
         var next = state
         next.after = repository
         // stdout appends to the file the state names (`open` names none for a pipe): its length now.
-        if next.output != nil {
+        if next.output != nil, held.isEmpty {
             let now = AccessLeftover.stdoutNow()
             (next.outputBytes, next.outputTail, next.outputInode) = (now.bytes, now.tail, now.inode)
         }
@@ -335,7 +335,9 @@ struct AccessStateFile {
             next.unreadable.append(repository)
         case .gone: next.missing.append(repository)
         }
-        try file.replace(with: next.encoded)
+        // Another file's bytes still held, past a repository of no records (`goOn`): saved once they are kept,
+        // or found to be another file's.
+        if held.isEmpty { try file.replace(with: next.encoded) }
         state = next
     }
 
