@@ -97,6 +97,17 @@ struct AccessStateMovedEndToEndTests {
                 #expect(joined.status == 1 && joined.stderr.contains("ends inside a line"), "\(joined.stderr)")
                 #expect(try Data(contentsOf: URL(fileURLWithPath: unended)) == Data("no line end".utf8))
                 #expect(try String(contentsOfFile: state, encoding: .utf8) == recorded)
+                // The map's start copied, then changed on GitHub (here, the copy edited): it begins with this run's
+                // first line, csv's header, so it is refused, not written after (a review's: records twice, exit 0).
+                let changed = folder.appendingPathComponent("changed.csv").path
+                let edited = Data(whole.stdout.utf8[...ends[0]]) + Data("github/docs,someone,9,read,,[],\n".utf8)
+                try edited.write(to: URL(fileURLWithPath: changed))
+                let copiedChanged = try await resume(into: changed)
+                #expect(
+                    copiedChanged.status == 1 && copiedChanged.stderr.contains("begins with this run's first line"),
+                    "\(copiedChanged.stderr)")
+                #expect(try Data(contentsOf: URL(fileURLWithPath: changed)) == edited)
+                #expect(try String(contentsOfFile: state, encoding: .utf8) == recorded)
                 // Another file at the state's path (the first moved away): another output too.
                 try FileManager.default.moveItem(atPath: output, toPath: output + ".away")
                 try Data("my,own\n".utf8).write(to: URL(fileURLWithPath: output))

@@ -140,6 +140,17 @@ struct AccessLeftover {
         return bytes
     }
 
+    /// The refusal of another file (`guessed`) whose bytes begin with this run's first line but not with its
+    /// first records.
+    func copiedRefusal(_ path: String, stateShown: String) -> LocalFileError {
+        LocalFileError(
+            message: "the file stdout appends to, \(TerminalSanitizer.quotedPath(path)), is not the one the state "
+                + "file \(stateShown) names, and begins with this run's first line but not with its first records: "
+                + "it may be the stopped map's start, copied here before GitHub's answer changed. Nothing was "
+                + "written, and both were left as they are: if it is, remove those bytes from it (the state counts "
+                + "none of them); if it is another file, append to it with another state file")
+    }
+
     /// The refusal of another file (`guessed`) whose bytes are not this run's first records, ending inside a
     /// line that the map's first record would join.
     func unendedRefusal(_ path: String) -> LocalFileError {
@@ -219,6 +230,11 @@ extension AccessStateFile {
             guard held.last == UInt8(ascii: "\n") else {
                 throw AccessLeftoverRefusal(message: leftover.unendedRefusal(path).message)
             }
+            // Bytes that begin with this run's first line (csv's header, its first record) are the map's start
+            // copied here, read again after GitHub's answer changed: refused, as the map's own file's would be.
+            if let first, let end = first.firstIndex(of: UInt8(ascii: "\n")), held.starts(with: first[...end]) {
+                throw AccessLeftoverRefusal(message: leftover.copiedRefusal(path, stateShown: file.shown).message)
+            }
             // Another file: the state names it, at its length now, before the map is written after what it holds.
             do throws(LocalFileError) {
                 try file.replace(with: state.encoded)
@@ -231,7 +247,8 @@ extension AccessStateFile {
         }
         switch result {
         case .success(let rest):
-            let place = state.after.map { "the records of \($0)" } ?? "the map's start"
+            // Where the state on disk stands: a guess may have passed repositories of no records unsaved.
+            let place = leftover.state.after.map { "the records of \($0)" } ?? "the map's start"
             io.writeErr(
                 TerminalSanitizer.sanitize(
                     "gh-users: the last \(held.count) bytes of \(TerminalSanitizer.quotedPath(path)), written past "
