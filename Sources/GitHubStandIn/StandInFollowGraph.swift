@@ -14,17 +14,11 @@ package final class StandInFollowGraph: @unchecked Sendable {
     /// The profiles `PATCH /user` changed, by account.
     private var edited: [Int: StandInUserProfile] = [:]
 
-    package init(population: StandInPopulation) {
-        self.population = population
-    }
+    package init(population: StandInPopulation) { self.population = population }
 
-    package func followers(of user: StandInUser) -> [StandInUser] {
-        members(.followers, of: user)
-    }
+    package func followers(of user: StandInUser) -> [StandInUser] { members(.followers, of: user) }
 
-    package func following(of user: StandInUser) -> [StandInUser] {
-        members(.following, of: user)
-    }
+    package func following(of user: StandInUser) -> [StandInUser] { members(.following, of: user) }
 
     package func follows(_ follower: StandInUser, _ followed: StandInUser) -> Bool {
         let written = lock.withLock { self.written[.following]?[follower.ordinal] }
@@ -62,9 +56,7 @@ package final class StandInFollowGraph: @unchecked Sendable {
     }
 
     /// `user` is listed under `login` from now on, in the follow lists only, as GitHub lists an account renamed.
-    package func rename(_ user: StandInUser, to login: String) {
-        lock.withLock { renamed[user.ordinal] = login }
-    }
+    package func rename(_ user: StandInUser, to login: String) { lock.withLock { renamed[user.ordinal] = login } }
 
     /// `owner` adds `member` to their `following` (and so themselves to `member`'s `followers`) or `blocks`, or takes
     /// them off. Nobody follows or blocks themselves: GitHub documents no answer for it but 204. The graph is the

@@ -33,9 +33,7 @@ package struct StandInPopulation: Sendable, Equatable {
     }
 
     /// Ids grow by one, skipping two after every fifth account, so clients cannot assume `id == position`.
-    package static func id(forOrdinal ordinal: Int) -> Int {
-        ordinal + 2 * ((ordinal - 1) / 5)
-    }
+    package static func id(forOrdinal ordinal: Int) -> Int { ordinal + 2 * ((ordinal - 1) / 5) }
 
     package func user(login: String) -> StandInUser? {
         ordinalByLowercasedLogin[login.lowercased()].map { users[$0 - 1] }
@@ -79,9 +77,7 @@ package struct StandInUser: Sendable, Equatable {
         createdAt = StandInProfileNumbers(ordinal: 0).createdAt
     }
 
-    package var profile: StandInUserProfile {
-        StandInUserProfile(user: self)
-    }
+    package var profile: StandInUserProfile { StandInUserProfile(user: self) }
 
     package var loginPathComponent: String {
         guard login.utf8.contains(where: { $0 == 0x5B || $0 == 0x5D }) else { return login }  // Foundation's is slow
@@ -155,9 +151,7 @@ package struct StandInUser: Sendable, Equatable {
     }
 
     /// GitHub's node ids are base64 of `0<length of type>:<type><id>`, e.g. `04:User1` → `MDQ6VXNlcjE=`.
-    package var nodeID: String {
-        Data("0\(type.utf8.count):\(type)\(id)".utf8).base64EncodedString()
-    }
+    package var nodeID: String { Data("0\(type.utf8.count):\(type)\(id)".utf8).base64EncodedString() }
 
     package var avatarURL: String {
         ordinal == 1
@@ -217,9 +211,7 @@ struct StandInProfileNumbers {
     var updatedAt: Int
 
     /// Octocat's in the fixture for ordinal 1; each later account about 43 minutes on, before an hour's jitter.
-    static func unjitteredCreatedAt(ordinal n: Int) -> Int {
-        1_200_285_215 + (n - 1) * 2_593
-    }
+    static func unjitteredCreatedAt(ordinal n: Int) -> Int { 1_200_285_215 + (n - 1) * 2_593 }
 
     init(ordinal n: Int) {
         createdAt = Self.unjitteredCreatedAt(ordinal: n) + (n > 1 ? (n * 7_919) % 3_600 : 0)

@@ -212,9 +212,7 @@ extension StandInWorld {
     }
 
     /// GitHub's `role_name` for a permission: `read`, `triage`, `write`, `maintain`, `admin`.
-    package static func roleName(_ level: Int) -> String {
-        ["read", "triage", "write", "maintain", "admin"][level]
-    }
+    package static func roleName(_ level: Int) -> String { ["read", "triage", "write", "maintain", "admin"][level] }
 
     package struct Grant: Sendable, Equatable {
         /// `owner`, `organization owner`, `base permission`, `team <slug>` (the team that grants it), or `direct`.
@@ -336,15 +334,11 @@ package final class StandInWorldState: @unchecked Sendable {
     private let lock = NSLock()
     private var world: StandInWorld
 
-    package init(_ world: StandInWorld) {
-        self.world = world
-    }
+    package init(_ world: StandInWorld) { self.world = world }
 
     package var current: StandInWorld { lock.withLock { world } }
 
-    package func edit<Result>(_ body: (inout StandInWorld) -> Result) -> Result {
-        lock.withLock { body(&world) }
-    }
+    package func edit<Result>(_ body: (inout StandInWorld) -> Result) -> Result { lock.withLock { body(&world) } }
 }
 
 extension String {

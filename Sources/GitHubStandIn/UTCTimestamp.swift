@@ -4,13 +4,9 @@ import Glibc
 /// UTC text by `gmtime_r` and `strftime`, which never depend on the time zone and write English names in the C
 /// locale every process starts in.
 enum UTCTimestamp {
-    static func iso8601(_ epochSeconds: Int) -> String {
-        format(epochSeconds, "%Y-%m-%dT%H:%M:%SZ")
-    }
+    static func iso8601(_ epochSeconds: Int) -> String { format(epochSeconds, "%Y-%m-%dT%H:%M:%SZ") }
 
-    static func httpDate(_ epochSeconds: Int) -> String {
-        format(epochSeconds, "%a, %d %b %Y %H:%M:%S GMT")
-    }
+    static func httpDate(_ epochSeconds: Int) -> String { format(epochSeconds, "%a, %d %b %Y %H:%M:%S GMT") }
 
     /// The inverse of `iso8601`, also of a bare date; nil for what `iso8601` would not write back (2023-02-30).
     static func epochSeconds(iso8601 text: String) -> Int? {

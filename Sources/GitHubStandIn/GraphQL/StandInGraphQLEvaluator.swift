@@ -23,9 +23,7 @@ struct StandInGraphQLObject {
     }
 
     /// An object whose fields are all at hand.
-    init(_ type: String, _ fields: [String: StandInGraphQLResult]) {
-        self.init(type) { fields[$0.name] }
-    }
+    init(_ type: String, _ fields: [String: StandInGraphQLResult]) { self.init(type) { fields[$0.name] } }
 }
 
 /// A field GitHub answers with null beside an error at the field's path (`FORBIDDEN`, `NOT_FOUND` …).

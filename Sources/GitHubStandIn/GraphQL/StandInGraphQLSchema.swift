@@ -231,9 +231,7 @@ extension StandInGraphQLSchema {
     }
 
     /// The stand-in's opaque cursors: base64 of `cursor:<position + 1>`.
-    static func cursor(_ position: Int) -> String {
-        Data("cursor:\(position + 1)".utf8).base64EncodedString()
-    }
+    static func cursor(_ position: Int) -> String { Data("cursor:\(position + 1)".utf8).base64EncodedString() }
 
     static func position(after cursor: String) -> Int? {
         guard let data = Data(base64Encoded: cursor), let text = String(data: data, encoding: .utf8),
