@@ -260,21 +260,15 @@ extension StandInRouteRequest {
         }
     }
 
-    /// A documented body with some top-level values replaced (bytes are JSON).
+    /// A documented body with some top-level values replaced: bytes as the JSON they are, a number as its digits,
+    /// anything else as a string.
     func replacing(_ values: [String: any Sendable], in body: [UInt8]) -> [UInt8] {
         var body = body
         let members = (try? JSONText.objectMembers(body)) ?? [:]
         for (key, range) in members.sorted(by: { $0.value.lowerBound > $1.value.lowerBound }) {
             guard let value = values[key] else { continue }
-            var writer = JSONByteWriter(reservingCapacity: 64)
-            if let number = value as? Int {
-                writer.integer(number)
-            } else if let json = value as? [UInt8] {
-                writer.bytes += json
-            } else {
-                writer.string("\(value)")
-            }
-            body.replaceSubrange(range, with: writer.bytes)
+            let json = value as? [UInt8] ?? (value is Int ? Array("\(value)".utf8) : JSONValue.string("\(value)").bytes)
+            body.replaceSubrange(range, with: json)
         }
         return body
     }
