@@ -10,9 +10,7 @@ extension StandInServer {
     func reply(to recorded: RecordedRequest) -> StandInReply {
         ledger.noteArrival(of: recorded)
         let request = StandInRouteRequest(recorded, on: self, now: ledger.currentTime())
-        if let fault = ledger.takeFault(forPath: request.path), let reply = faulted(request, fault) {
-            return reply
-        }
+        if let fault = ledger.takeFault(forPath: request.path), let reply = faulted(request, fault) { return reply }
         let refusedWrite =
             !Endpoint.Method.get.accepts(request.method) && request.rateResource != .graphql
             && ledger.peek(request.rateResource, for: request.caller, now: request.now).remaining < 1

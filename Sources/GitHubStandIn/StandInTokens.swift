@@ -22,9 +22,7 @@ package enum StandInTokens {
     /// FNV-1a: stable across runs and platforms, unlike `Hasher`.
     static func hash(_ token: String) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in token.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
-        }
+        for byte in token.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
         return hash
     }
 }

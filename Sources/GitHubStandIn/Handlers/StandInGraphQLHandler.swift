@@ -54,9 +54,7 @@ struct StandInGraphQLHandler: StandInHandler {
         }
         let cost = evaluator.cost(of: document.selections)
         let charge = request.context.ledger.charge(.graphql, for: request.caller, points: cost, now: request.now)
-        guard charge.allowed else {
-            return Self.rateLimitExceeded(for: request)
-        }
+        guard charge.allowed else { return Self.rateLimitExceeded(for: request) }
         let snapshot = charge.snapshot
         let rateLimit = StandInGraphQLObject(
             "RateLimit",

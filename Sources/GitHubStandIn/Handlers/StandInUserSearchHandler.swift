@@ -41,9 +41,7 @@ final class StandInSearchCache: @unchecked Sendable {
 
     /// Computed outside the lock, so one slow scan does not stall other connections.
     func positions(forKey key: String, compute: () -> [Int]) -> [Int] {
-        if let hit = lock.withLock({ entries.first { $0.key == key }?.positions }) {
-            return hit
-        }
+        if let hit = lock.withLock({ entries.first { $0.key == key }?.positions }) { return hit }
         let computed = compute()
         lock.withLock {
             entries = [(key, computed)] + entries.filter { $0.key != key }.prefix(Self.capacity - 1)
