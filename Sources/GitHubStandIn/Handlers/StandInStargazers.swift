@@ -77,10 +77,7 @@ extension StandInStargazerList {
     func write(at position: Int, star media: Bool, into writer: inout JSONByteWriter) {
         let (user, at) = star(at: position)
         guard media else { return user.writeSimpleUser(into: &writer) }
-        writer.raw("{\"starred_at\":")
-        writer.string(UTCTimestamp.iso8601(at))
-        writer.raw(",\"user\":")
-        user.writeSimpleUser(into: &writer)
-        writer.raw("}")
+        let starredAt = JSONValue.string(UTCTimestamp.iso8601(at)).bytes
+        writer.bytes += JSONByteWriter.object([("starred_at", starredAt), ("user", user.simpleUserBytes)])
     }
 }
