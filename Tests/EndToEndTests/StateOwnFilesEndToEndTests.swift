@@ -201,4 +201,31 @@ struct StateOwnFilesEndToEndTests {
             #expect(read("out.tsv") == "theirs\n")
         }
     }
+
+    /// A FIFO another user made in a shared sticky folder, given as `--output` or `--token-file`, is refused at
+    /// once, as a state or snapshot there is. Before, open(2) waited for its other end: the run hung until killed
+    /// (status 137 here), for as long as that user liked (a review's attack on a cron job's `/tmp` output).
+    @Test(.enabled(if: geteuid() == 0, "only root can give a file to another user"))
+    func aFIFOAnotherUserMadeInASharedFolderIsRefusedAtOnce() async throws {
+        try await withServer(users: 50) { server in
+            #expect(chmod(folder.path, 0o1777) == 0)
+            #expect(mkfifo(path("fifo"), 0o666) == 0 && chown(path("fifo"), 65_534, 65_534) == 0)
+            let refusal = "belongs to another user and is in a folder anyone may write to"
+            let output = try await run(["list", "--limit", "2", "--output", path("fifo")], server)
+            #expect(output.status == 1, "\(output.stderr)")
+            #expect(output.stderr.contains("the output file '\(path("fifo"))' " + refusal), "\(output.stderr)")
+            let token = try await run(["show", "octocat", "--token-file", path("fifo")], server)
+            #expect(token.status == 64, "\(token.stderr)")
+            #expect(token.stderr.contains(refusal), "\(token.stderr)")
+            #expect(server.requests.isEmpty)
+            // One's own FIFO is still written to, once a reader opens it.
+            #expect(chown(path("fifo"), geteuid(), getegid()) == 0)
+            // `shell`'s `cd` goes into the background with `cat`: the paths are whole.
+            let reader = try await shell(
+                "cat \"$FOLDER/fifo\" > \"$FOLDER/got\" & \"$GH_USERS\" list --limit 2 --output \"$FOLDER/fifo\" "
+                    + "--api-url \"$API\" --no-cache; wait", server)
+            #expect(reader.status == 0, "\(reader.stderr)")
+            #expect(read("got")?.split(separator: "\n").count == 2)
+        }
+    }
 }

@@ -62,6 +62,9 @@ enum TokenFileReader {
         // its place since is not followed (a review's race sent another file of the runner's as the token, 65
         // times in 300). O_NOCTTY: /dev/tty as a token file must not become the controlling terminal.
         let system = ["/dev/", "/proc/"].contains { path.hasPrefix($0) }
+        if !system, SharedFolder.refusesFIFO(at: target) {
+            throw TokenFileError(message: SharedFolder.refusal(of: name, "--token-file").message)
+        }
         let descriptor = open(system ? path : target, O_RDONLY | O_CLOEXEC | O_NOCTTY | (system ? 0 : O_NOFOLLOW))
         guard descriptor >= 0 else {
             let code = errno

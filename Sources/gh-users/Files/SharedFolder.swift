@@ -57,6 +57,15 @@ enum SharedFolder {
         return link == nil && lstat(target, &named) == 0 && named.st_dev == own.st_dev && named.st_ino == own.st_ino
     }
 
+    /// Whether `path` is a FIFO (named pipe) that fails the rule, asked before it is opened: open(2) would wait
+    /// for its other end, for as long as the user who made it likes. (One swapped in after this is still refused
+    /// once opened; it can hold the run until Ctrl-C, never be used.)
+    static func refusesFIFO(at path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFIFO
+            && !passes(owner: info.st_uid, folderOf: path)
+    }
+
     private static func passes(owner: uid_t, folderOf path: String) -> Bool {
         var folder = stat()
         guard stat(OwnedFile.directory(of: path), &folder) == 0 else { return true }

@@ -34,6 +34,9 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
             throw OwnedFile.refusal(
                 of: untrusted, reaching: "the output file \(TerminalSanitizer.quotedPath(path))", option: "--output")
         }
+        if SharedFolder.refusesFIFO(at: target) {
+            throw SharedFolder.refusal(of: "the output file \(TerminalSanitizer.quotedPath(path))", "--output")
+        }
         var named = stat()
         if resumable, stat(target, &named) == 0, let kind = FileDescriptorIO.nonRegularKind(named.st_mode) {
             throw Self.notRegular(path, kind)
