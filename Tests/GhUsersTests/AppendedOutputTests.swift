@@ -237,6 +237,33 @@ struct AppendedOutputTests {
         #expect(bytes == [0xEF, 0xBB, 0xBF] + Array("1\tuser1\t\t\n2\tuser2\t\t\n".utf8), "\(bytes)")
     }
 
+    /// csv into a file of a byte order mark alone (Notepad's empty UTF-8 file) writes its header after the mark,
+    /// as into an empty file; a state that recorded the mark alone cuts back the page a kill left after it. Before,
+    /// the first was refused as a file whose first line is not the header, the second as cut inside a line (a
+    /// review's find: tsv and ndjson took such a file, and `--changes >>` wrote its header into it).
+    @Test func csvIntoAByteOrderMarkAloneWritesItsHeaderAfterIt() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        let (output, state) = (folder("o.csv"), folder("s"))
+        try Data(mark).write(to: URL(fileURLWithPath: output))
+        let github = StubTransport()
+        github.answer("GET /users?since=0&per_page=2", accounts: [1, 2])
+        let wrote = await run(["list", "--limit", "2", "--output", output, "--format", "csv"], github: github)
+        #expect(wrote.status == 0, "\(wrote.err)")
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: output))) == mark + Array(Self.written.utf8))
+        // Killed after the header and part of the page, before the state recorded more than the mark.
+        try Data(mark + Array(Self.written.dropLast(6).utf8)).write(to: URL(fileURLWithPath: output))
+        try #"{"version":1,"since":0,"output_bytes":3,"output":"\#(output)","format":"csv"}"#.write(
+            toFile: state, atomically: false, encoding: .utf8)
+        let again = StubTransport()
+        again.answer("GET /users?since=0&per_page=2", accounts: [1, 2])
+        let resumed = await run(
+            ["list", "--limit", "2", "--state", state, "--output", output, "--format", "csv"], github: again)
+        #expect(resumed.status == 0, "\(resumed.err)")
+        #expect(try [UInt8](Data(contentsOf: URL(fileURLWithPath: output))) == mark + Array(Self.written.utf8))
+    }
+
     /// ndjson after a byte order mark, and a mark alone (an empty file saved as "UTF-8 with BOM"), is appended
     /// to: the mark is no part of the first record, as it is no part of a csv header (a review's find: both were
     /// refused as "another format").

@@ -130,7 +130,7 @@ extension SnapshotFile {
         let writer = RecordStreamWriter(context: command.render, columns: columns)
         let check = AppendedOutputCheck(format: .csv, header: writer.csvHeader, columns: writer.columns.count)
         let (start, last) = AppendedOutputCheck.ends(ofFile: path, count: check.readLength)
-        return check.accepts(start: start, last: last)
+        return start.map(AppendedOutputCheck.holdsNothing) != true && check.accepts(start: start, last: last)
     }
 
     /// The refusal of changes that would go on after a file stdout continues (`>> log`) that is one of

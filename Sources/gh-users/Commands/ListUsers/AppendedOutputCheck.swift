@@ -33,6 +33,16 @@ struct AppendedOutputCheck: Sendable {
     /// How much of a file is read to tell whether it is one of gh-users's own: a state's line, a snapshot's first.
     static let ownFileReadLength = 64 << 10
 
+    /// What an editor or a spreadsheet saving UTF-8 may begin a file with; no part of a header or a record.
+    static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    /// Whether a file that begins with `start` (all of it, or at least its first 4 bytes) holds nothing: no byte,
+    /// or a byte order mark alone, as Notepad saves an empty UTF-8 file. csv's header is written into it, after
+    /// the mark, as into an empty one.
+    static func holdsNothing(_ start: some Collection<UInt8>) -> Bool {
+        start.isEmpty || start.elementsEqual(byteOrderMark)
+    }
+
     /// The refusal of appending to `file` (as a message names it: "the output file 'o.csv'"), which begins with
     /// `start`, its first `readLength` bytes or all of a shorter file; nil when the run may append to it. nil
     /// `start`: the file could not be read, which only csv, whose header is at stake, refuses. `last` is the file's
@@ -86,8 +96,10 @@ struct AppendedOutputCheck: Sendable {
                     + "records, cannot tell that it begins with its own, \(shownHeader). Nothing was written, and the "
                     + "file is as it was: make it readable, or give another file")
         }
-        // A byte order mark, as an editor or a spreadsheet saving UTF-8 writes one, is no part of the header.
-        let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+        // A byte order mark, as an editor or a spreadsheet saving UTF-8 writes one, is no part of the header; one
+        // alone is an empty file.
+        if Self.holdsNothing(start) { return nil }
+        let byteOrderMark = Self.byteOrderMark
         let afterMark = start.starts(with: byteOrderMark) ? Array(start.dropFirst(3)) : start
         let (line, ended) = Self.firstLine(afterMark)
         // A line longer than the bytes read is shown cut; one that ends the file unended says so.
@@ -137,7 +149,7 @@ struct AppendedOutputCheck: Sendable {
     static func unendedRefusal(
         _ file: String, last: UInt8?, start: [UInt8]?, remedy: String = "the unfinished last line"
     ) -> LocalFileError? {
-        guard let last, last != UInt8(ascii: "\n"), start != [0xEF, 0xBB, 0xBF] else { return nil }
+        guard let last, last != UInt8(ascii: "\n"), start.map(holdsNothing) != true else { return nil }
         return LocalFileError(
             message: "\(file) ends inside a line (its last byte is no line end): a record cut short, which this "
                 + "run's first record would join. Nothing was written, and the file is as it was: remove "

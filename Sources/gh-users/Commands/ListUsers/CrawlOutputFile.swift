@@ -15,6 +15,8 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
     private let descriptor: Int32
     /// The file's length before this run wrote anything, after any cut.
     let initialLength: Int64
+    /// Whether the file held nothing then (`AppendedOutputCheck.holdsNothing`): csv's header goes first.
+    let startsEmpty: Bool
     private let lock = NSLock()
     private var length: Int64
 
@@ -134,6 +136,9 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
         }
         self.descriptor = descriptor
         self.initialLength = length
+        startsEmpty =
+            length == 0
+            || (length == 3 && FileDescriptorIO.read(descriptor, from: 0, upTo: 3) == AppendedOutputCheck.byteOrderMark)
         self.length = length
     }
 

@@ -187,9 +187,12 @@ enum ListUsersCommand {
         let render = context.appending(to: nil).render
         let writer = RecordStreamWriter(context: render, columns: columns(options.profiles, render))
         let check = AppendedOutputCheck(format: render.format, header: writer.csvHeader, columns: writer.columns.count)
+        // A byte order mark alone is an empty file; one that cannot be read holds what its length says.
         let stdoutHolds =
-            context.stdoutFile.flatMap { try? FileManager.default.attributesOfItem(atPath: $0)[.size] as? Int }
-            .map { $0 > 0 } ?? false
+            context.stdoutFile.map { path in
+                AppendedOutputCheck.ends(ofFile: path, count: 4).start.map { !AppendedOutputCheck.holdsNothing($0) }
+                    ?? ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0 > 0)
+            } ?? false
         let done: Bool
         do throws(LocalFileError) {
             lock = try stateFile?.lock()
@@ -281,7 +284,7 @@ enum ListUsersCommand {
         // appends to (`>>`) that holds an earlier crawl's (a shard's), as `--output` to such a file writes none.
         // Either file began as this run's output would (`AppendedOutputCheck`).
         run.continuesOutput =
-            output.map { $0.initialLength > 0 } ?? ((state.map { !$0.beforeFirstPage } ?? false) || stdoutHolds)
+            output.map { !$0.startsEmpty } ?? ((state.map { !$0.beforeFirstPage } ?? false) || stdoutHolds)
         if let stateFile {
             run.checkpoint = CrawlCheckpoint(
                 stateFile: stateFile, lock: lock, output: output, outputPath: outputPath, settings: settings,

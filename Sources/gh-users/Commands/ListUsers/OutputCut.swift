@@ -37,7 +37,12 @@ struct OutputCut: Sendable {
         }
         guard let bytes = read(max(recorded - 1, 0)) else { return "they cannot be read" }
         var tail = bytes[...]
-        if recorded > 0 {
+        // A byte order mark alone before the recorded length (an editor's empty file) holds no record: the
+        // header went after it.
+        let marked = recorded == 3 && read(0)?.starts(with: AppendedOutputCheck.byteOrderMark) == true
+        if marked {
+            tail = tail.dropFirst()
+        } else if recorded > 0 {
             guard tail.first == UInt8(ascii: "\n") else { return "the recorded length falls inside a line" }
             tail = tail.dropFirst()
         }
@@ -46,7 +51,7 @@ struct OutputCut: Sendable {
         if let last = records.last, last.last != UInt8(ascii: "\n") { records.removeLast() }
         let column = idColumn
         // CSV writes its header into an empty output only, ahead of the first page.
-        if settings.format == .csv, recorded == 0, let first = records.first,
+        if settings.format == .csv, recorded == 0 || marked, let first = records.first,
             column.map({ Self.cells(first, csv: true)[safe: $0] == "id" }) ?? true
         {
             records.removeFirst()
