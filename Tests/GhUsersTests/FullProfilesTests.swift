@@ -218,6 +218,8 @@ struct FullProfilesCommandTests {
         // A path into one too: it was a blank column, exit 0.
         ("list --fields login,location.x", "the field 'location.x' is in a profile, not in this list: add --full"),
         ("search mona --full --fields login,score", "the field 'score' is not in a profile"),
+        // The fork's own date, which --full keeps beside the profile, is no profile's (it said "is in a profile").
+        ("forkers o/r --fields login,forked_at", "the field 'forked_at' is one --full adds, not in this list: add"),
         ("followers octocat --full --concurrency 11", "--concurrency"),
     ])
     func refusesWhatCannotWork(arguments: String, message: String) async {

@@ -180,6 +180,13 @@ struct CommandSpec: Sendable {
         return copy
     }
 
+    /// The same command, whose help says `note` after each of `fields` (an option that must come with them).
+    func noting(_ fields: [String], _ note: String) -> CommandSpec {
+        var copy = self
+        for field in fields { copy.fieldNotes[field] = note }
+        return copy
+    }
+
     /// Whether the command takes the group (paging and profile are a list's).
     func takes<Values>(_ group: GroupDeclaration<Values>) -> Bool {
         groups.contains { $0.title == group.title }

@@ -67,8 +67,10 @@ enum ProfileGroup {
         let kept = spec.optionFields.first { $0.label == keptLabel }?.fields ?? []
         let inList = { (field: String) in spec.fields.contains(field) || spec.fields.contains(field.fieldRoot) }
         if !options.full, let field = trimmed.first(where: { kept.contains($0.fieldRoot) && !inList($0) }) {
+            // A key of the list that --full writes beside the profile (forkers' `forked_at`) is no profile's.
+            let whose = FieldCatalog.profile.contains(field.fieldRoot) ? "is in a profile" : "is one --full adds"
             throw UsageError(
-                message: "the field '\(field)' is in a profile, not in this list: add --full, or choose among "
+                message: "the field '\(field)' \(whose), not in this list: add --full, or choose among "
                     + "this list's fields: " + spec.fields.joined(separator: ", "),
                 command: spec)
         }

@@ -468,6 +468,16 @@ struct PeopleListCommandTests {
         #expect(lines.last.map(String.init) == anonymous)
     }
 
+    /// `name` and `email` are an anonymous author's or a profile's: help says which options bring them, as
+    /// `--fields` without them refuses them (before, help listed them as plain fields).
+    @Test func helpSaysNameAndEmailComeWithAnonOrFull() async {
+        let help = HelpRenderer.render(.command("contributors"), width: 400)
+        #expect(help.contains("contributions, name (with --anon or --full), email (with --anon or --full)\n"))
+        let run = await CommandHarness().run(["contributors", "octocat/Hello-World", "--fields", "login,email"])
+        #expect(run.status == 64)
+        #expect(run.err.contains("the field 'email' is an anonymous author's (--anon) or a profile's (--full)"))
+    }
+
     /// GitHub answers 202 Accepted while it computes what its statistics endpoints serve. The body of its
     /// documented 202 (`#/components/responses/accepted` in github/rest-api-description, MIT) is `null`; `{}`
     /// and an empty body are what callers report. None is a list: each is waited out on the injected clock

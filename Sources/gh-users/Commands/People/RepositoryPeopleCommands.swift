@@ -197,7 +197,7 @@ struct ContributorsCommand: PeopleListCommand {
             ],
             fields: FieldCatalog.account + ["contributions", "name", "email"]),
         noun: "contributors", filters: [anon], changes: changes, profiles: full.kept
-    ).taking(.repository)
+    ).taking(.repository).noting(["name", "email"], "with --anon or --full")
 
     /// `name` and `email` are an anonymous author's (`--anon`) or a profile's (`--full`): without either, no
     /// record has them, and the column would be blank whatever GitHub sent.
