@@ -104,12 +104,19 @@ package struct Redactor: Sendable {
     package private(set) var secrets: [String]
     /// Each secret's UTF-8, in the order of `secrets`.
     private let patterns: [[UInt8]]
+    /// Each secret's first half (8 bytes at least), where that is less than all of it: a secret's first part
+    /// that long is masked however it ends (`maskingFirstParts`).
+    private let firstHalves: [(pattern: [UInt8], half: [UInt8])]
     private static let mask = Array("***".utf8)
     private static let ellipsis = Array("…".utf8)
 
     package init(secrets: [String] = []) {
         self.secrets = secrets.filter { $0.count >= 4 }
         patterns = self.secrets.map { Array($0.utf8) }
+        firstHalves = patterns.compactMap { pattern in
+            let half = max(8, (pattern.count + 1) / 2)
+            return half < pattern.count ? (pattern, Array(pattern[..<half])) : nil
+        }
     }
 
     /// No secret to mask: text passes as it is.
@@ -124,7 +131,8 @@ package struct Redactor: Sendable {
     ///
     /// A secret cut short is masked too: gh-users cuts a server's long text (a quoted header, a request id) to
     /// end in `…`, which could leave all but the last bytes of a secret. The first part of a secret, 4 bytes or
-    /// more, right before a `…`, becomes `***`.
+    /// more, right before a `…`, becomes `***`; so does a first part of half the secret or more (8 bytes at least),
+    /// however it ends.
     package func redacted(_ bytes: [UInt8]) -> [UInt8]? {
         var result = bytes
         var changed = false
@@ -153,9 +161,32 @@ package struct Redactor: Sendable {
             }
             from = cut + Self.ellipsis.count
         }
-        guard copied > 0 else { return changed ? result : nil }
-        output += result[copied...]
-        return output
+        if copied > 0 {
+            output += result[copied...]
+            result = output
+        }
+        // After the parts cut by `…`, whose masks end there.
+        changed = maskingFirstParts(&result) || changed || copied > 0
+        return changed ? result : nil
+    }
+
+    /// Masks each first part of a secret, half of it or more, however it ends (a space, `...`, the end): a server
+    /// that wrote the token back one byte short showed all but that byte (a review's find). Whether it masked one.
+    private func maskingFirstParts(_ bytes: inout [UInt8]) -> Bool {
+        var changed = false
+        for (pattern, half) in firstHalves {
+            changed =
+                Self.masking(&bytes) { bytes, start in
+                    Self.firstOffset(of: half, in: bytes, from: start).map { offset in
+                        var end = offset + half.count
+                        while end < bytes.count, end - offset < pattern.count, bytes[end] == pattern[end - offset] {
+                            end += 1
+                        }
+                        return offset..<end
+                    }
+                } || changed
+        }
+        return changed
     }
 
     /// Replaces each range `next` finds in `bytes` (from an offset on) with `***`; whether it found one.
@@ -236,7 +267,7 @@ package struct Redactor: Sendable {
             patterns.contains { pattern in
                 Self.firstOffset(of: pattern, in: buffer, from: 0) != nil
                     || Self.escapedRange(of: pattern, in: buffer, from: 0) != nil
-            }
+            } || firstHalves.contains { Self.firstOffset(of: $0.half, in: buffer, from: 0) != nil }
         }
     }
 
@@ -272,8 +303,8 @@ package struct Redactor: Sendable {
     }
 
     /// How many bytes at `offset` show nothing where they stand, or show as an escape inside readable text: a
-    /// control character, a CSI sequence (`ESC [ 0 m`), or a format character (a zero-width space, a soft
-    /// hyphen, a bidirectional control); nil for anything else. A server's text with one inside the token
+    /// control character, a CSI sequence (`ESC [ 0 m`), a format character (a zero-width space, a soft
+    /// hyphen, a bidirectional control), or a combining mark; nil for anything else. A server's text with one inside the token
     /// printed the token whole to the eye (a review's find).
     private static func invisibleWidth(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int? {
         guard offset < bytes.count else { return nil }
@@ -289,8 +320,9 @@ package struct Redactor: Sendable {
         guard offset + length <= bytes.count else { return nil }
         var iterator = bytes[offset..<(offset + length)].makeIterator()
         var decoder = UTF8()
+        // A combining mark (U+034F, a variation selector) draws nothing between two letters either.
         guard case .scalarValue(let scalar) = decoder.decode(&iterator),
-            scalar.properties.generalCategory == .format
+            [.format, .nonspacingMark, .enclosingMark].contains(scalar.properties.generalCategory)
         else { return nil }
         return length
     }

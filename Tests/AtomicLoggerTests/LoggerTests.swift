@@ -41,7 +41,8 @@ struct LoggerTests {
     @Test func masksASecretWhateverFollowsIt() {
         let redactor = Redactor(secrets: ["ghp_secret123"])
         #expect(redactor.redact("for ghp_secret123\u{301}.") == "for ***\u{301}.")
-        #expect(redactor.redact("ghp_secret123ghp_secret123 ghp_secret12") == "****** ghp_secret12")
+        // All but its last byte is masked too (`aLongFirstPartOfASecretIsMaskedHoweverItEnds`).
+        #expect(redactor.redact("ghp_secret123ghp_secret123 ghp_secret12") == "****** ***")
         #expect(redactor.redact("\u{301}ghp_secret123") == "\u{301}***")
     }
 
@@ -51,8 +52,8 @@ struct LoggerTests {
         let bytes = Array("a ghp_secret123 b other-secret".utf8)
         #expect(redactor.redacted(bytes).map { String(decoding: $0, as: UTF8.self) } == "a *** b ***")
         #expect(redactor.holdsSecret(bytes))
-        #expect(redactor.redacted(Array("ghp_secret12".utf8)) == nil)
-        #expect(!redactor.holdsSecret(Array("ghp_secret12".utf8)))
+        #expect(redactor.redacted(Array("ghp_sec".utf8)) == nil)
+        #expect(!redactor.holdsSecret(Array("ghp_sec".utf8)))
         #expect(!Redactor().holdsSecret(bytes))
     }
 
@@ -76,6 +77,8 @@ struct LoggerTests {
         let redactor = Redactor(secrets: ["ghp_secret123"])
         for inside in [
             "\u{200B}", "\u{00AD}", "\u{202E}", "\u{2066}", "\u{1B}[0m", "\u{1B}[38;5;1m", "\u{7}", "\u{200B}\u{200B}",
+            // A combining grapheme joiner and a variation selector (a review's find: both printed the token).
+            "\u{034F}", "\u{FE0F}", "\u{20DD}",
         ] {
             #expect(
                 redactor.redact("a=ghp_sec" + inside + "ret123 b") == "a=*** b", "\(inside.unicodeScalars.map(\.value))"
@@ -83,7 +86,22 @@ struct LoggerTests {
             #expect(redactor.holdsSecret(Array(("ghp_sec" + inside + "ret123").utf8)))
         }
         #expect(redactor.redact("ghp_sec ret123 and ghp_sec-ret123") == "ghp_sec ret123 and ghp_sec-ret123")
-        #expect(redactor.redact("ghp_secret12\u{200B}") == "ghp_secret12\u{200B}")
+        #expect(redactor.redact("ghp_sec\u{200B}") == "ghp_sec\u{200B}")
+    }
+
+    /// A first part of a secret, half of it or more (8 bytes at least), is masked however it ends: a server that
+    /// wrote a 30-byte token back one byte short, or cut with ASCII `...`, showed all but the rest (a review's find).
+    @Test func aLongFirstPartOfASecretIsMaskedHoweverItEnds() {
+        let token = "gho_SECRETTOKEN1234567890abcdef"
+        let redactor = Redactor(secrets: [token])
+        #expect(redactor.redact("A:" + token.dropLast() + " C:" + token.prefix(20) + "...") == "A:*** C:***...")
+        #expect(redactor.redact("x" + token.prefix(16) + "y") == "x***y")
+        #expect(redactor.holdsSecret(Array(("{\"m\":\"" + token.prefix(17) + "\"}").utf8)))
+        // Less than half of it is left as it is: a token's prefix (`gho_`) is ordinary text.
+        #expect(redactor.redact("see " + token.prefix(15)) == "see " + token.prefix(15))
+        #expect(!redactor.holdsSecret(Array(token.prefix(15).utf8)))
+        // A short secret's first 8 bytes at least.
+        #expect(Redactor(secrets: ["ghp_secret123"]).redact("ghp_secr ghp_sec") == "*** ghp_sec")
     }
 
     /// Text cut short to end in `…` may end in the first part of a secret: that part is masked, down to 4 bytes.
