@@ -104,9 +104,9 @@ package struct Redactor: Sendable {
     package private(set) var secrets: [String]
     /// Each secret's UTF-8, in the order of `secrets`.
     private let patterns: [[UInt8]]
-    /// Each secret's first half (8 bytes at least), where that is less than all of it: a secret's first part
-    /// that long is masked however it ends (`maskingFirstParts`).
-    private let firstHalves: [(pattern: [UInt8], half: [UInt8])]
+    /// Each secret with how many of its first bytes make a first part that is masked however it ends
+    /// (`maskingFirstParts`): half of it, 12 bytes at least, where that is less than all of it.
+    private let firstHalves: [(pattern: [UInt8], half: Int)]
     private static let mask = Array("***".utf8)
     private static let ellipsis = Array("…".utf8)
 
@@ -114,8 +114,8 @@ package struct Redactor: Sendable {
         self.secrets = secrets.filter { $0.count >= 4 }
         patterns = self.secrets.map { Array($0.utf8) }
         firstHalves = patterns.compactMap { pattern in
-            let half = max(8, (pattern.count + 1) / 2)
-            return half < pattern.count ? (pattern, Array(pattern[..<half])) : nil
+            let half = max(12, (pattern.count + 1) / 2)
+            return half < pattern.count ? (pattern, half) : nil
         }
     }
 
@@ -176,15 +176,7 @@ package struct Redactor: Sendable {
         var changed = false
         for (pattern, half) in firstHalves {
             changed =
-                Self.masking(&bytes) { bytes, start in
-                    Self.firstOffset(of: half, in: bytes, from: start).map { offset in
-                        var end = offset + half.count
-                        while end < bytes.count, end - offset < pattern.count, bytes[end] == pattern[end - offset] {
-                            end += 1
-                        }
-                        return offset..<end
-                    }
-                } || changed
+                Self.masking(&bytes) { Self.escapedRange(of: pattern, in: $0, from: $1, least: half) } || changed
         }
         return changed
     }
@@ -267,22 +259,24 @@ package struct Redactor: Sendable {
             patterns.contains { pattern in
                 Self.firstOffset(of: pattern, in: buffer, from: 0) != nil
                     || Self.escapedRange(of: pattern, in: buffer, from: 0) != nil
-            } || firstHalves.contains { Self.firstOffset(of: $0.half, in: buffer, from: 0) != nil }
+            } || firstHalves.contains { Self.escapedRange(of: $0.pattern, in: buffer, from: 0, least: $0.half) != nil }
         }
     }
 
     /// Where `pattern` next stands at or after `start` with one of its bytes or more written as an escape a URL
     /// or JSON may use for any byte (`%67`, `\u0067`, `\/`): the range of the text that spells it; nil when it
     /// does not. One pass, trying a start only at the pattern's first byte or an escape.
-    private static func escapedRange(of pattern: [UInt8], in bytes: UnsafeRawBufferPointer, from start: Int)
-        -> Range<Int>?
-    {
+    /// With `least`, where its first `least` bytes or more stand, as written or not: the range up to its last byte
+    /// found (a first part cut short, `maskingFirstParts`).
+    private static func escapedRange(
+        of pattern: [UInt8], in bytes: UnsafeRawBufferPointer, from start: Int, least: Int? = nil
+    ) -> Range<Int>? {
         guard let first = pattern.first else { return nil }
         var offset = start
         while offset < bytes.count {
             let byte = bytes[offset]
             if byte == first || byte == percent || byte == backslash {
-                var (at, matched, escaped) = (offset, 0, false)
+                var (at, matched, escaped, found) = (offset, 0, false, offset)
                 while matched < pattern.count {
                     // Something that shows nothing, between two of its bytes, leaves the secret whole to a reader.
                     if matched > 0, let skipped = invisibleWidth(bytes, at: at) {
@@ -294,7 +288,9 @@ package struct Redactor: Sendable {
                     escaped = escaped || width > 1
                     at += width
                     matched += 1
+                    found = at
                 }
+                if let least, matched >= least { return offset..<found }
                 if matched == pattern.count, escaped { return offset..<at }
             }
             offset += 1
@@ -304,8 +300,8 @@ package struct Redactor: Sendable {
 
     /// How many bytes at `offset` show nothing where they stand, or show as an escape inside readable text: a
     /// control character, a CSI sequence (`ESC [ 0 m`), a format character (a zero-width space, a soft
-    /// hyphen, a bidirectional control), or a combining mark; nil for anything else. A server's text with one inside the token
-    /// printed the token whole to the eye (a review's find).
+    /// hyphen, a bidirectional control), or a combining mark; nil for anything else. A server's text with one
+    /// inside the token printed the token whole to the eye (a review's find).
     private static func invisibleWidth(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int? {
         guard offset < bytes.count else { return nil }
         let byte = bytes[offset]
@@ -320,11 +316,12 @@ package struct Redactor: Sendable {
         guard offset + length <= bytes.count else { return nil }
         var iterator = bytes[offset..<(offset + length)].makeIterator()
         var decoder = UTF8()
+        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return nil }
+        switch scalar.properties.generalCategory {
         // A combining mark (U+034F, a variation selector) draws nothing between two letters either.
-        guard case .scalarValue(let scalar) = decoder.decode(&iterator),
-            [.format, .nonspacingMark, .enclosingMark].contains(scalar.properties.generalCategory)
-        else { return nil }
-        return length
+        case .format, .nonspacingMark, .enclosingMark: return length
+        default: return nil
+        }
     }
 
     private static let percent = UInt8(ascii: "%")
