@@ -80,6 +80,13 @@ struct TokenAndAPIURLEndToEndTests: EndToEndSuite {
             #"mkfifo -m 600 token.fifo && { printf 'ghp_pipedToken1\n' > token.fifo & } && "#
                 + #""$GH_USERS" show octocat --token-file token.fifo"#
         ),
+        // stdin a FIFO whose writer has gone, what it wrote still in it: reopening /dev/stdin waited for another
+        // writer for ever (a review's find).
+        (
+            "fifo on stdin, its writer gone",
+            #"cd "$(mktemp -d)" && mkfifo -m 600 t.fifo && { printf 'ghp_pipedToken1\n' > t.fifo & } && "#
+                + #"exec < t.fifo && wait && "$GH_USERS" show octocat --token-file /dev/stdin"#
+        ),
     ])
     func aTokenFileThatIsAPipeIsRead(kind: String, script: String) async throws {
         try await withServer { server in

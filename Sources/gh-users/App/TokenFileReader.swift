@@ -65,7 +65,12 @@ enum TokenFileReader {
         if !system, SharedFolder.refusesFIFO(at: target) {
             throw TokenFileError(message: SharedFolder.refusal(of: name, "--token-file").message)
         }
-        let descriptor = open(system ? path : target, O_RDONLY | O_CLOEXEC | O_NOCTTY | (system ? 0 : O_NOFOLLOW))
+        // A system path opens without waiting: on a named FIFO whose writer has gone (`--token-file /dev/stdin <
+        // fifo`) open(2) would wait for another one for ever, while what it wrote is still there to read. Reads
+        // wait again once it is open.
+        let descriptor = open(
+            system ? path : target, O_RDONLY | O_CLOEXEC | O_NOCTTY | (system ? O_NONBLOCK : O_NOFOLLOW))
+        if system, descriptor >= 0 { _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK) }
         guard descriptor >= 0 else {
             let code = errno
             guard code == ELOOP, !system else { throw TokenFileError(message: "cannot read \(name): \(reason(code))") }
