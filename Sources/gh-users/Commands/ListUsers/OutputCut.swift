@@ -35,14 +35,16 @@ struct OutputCut: Sendable {
         guard length - recorded <= most else {
             return "they are \(length - recorded) bytes, more than one page of this crawl can be"
         }
-        guard let bytes = read(max(recorded - 1, 0)) else { return "they cannot be read" }
+        // Read from the byte before the recorded length, which must end a line; from the start where that length
+        // is a byte order mark's, which holds no record (an editor's empty file): the header went after it.
+        let from = recorded == 3 ? 0 : max(recorded - 1, 0)
+        guard let bytes = read(from) else { return "they cannot be read" }
         var tail = bytes[...]
-        // A byte order mark alone before the recorded length (an editor's empty file) holds no record: the
-        // header went after it.
-        let marked = recorded == 3 && read(0)?.starts(with: AppendedOutputCheck.byteOrderMark) == true
+        let marked = recorded == 3 && bytes.starts(with: AppendedOutputCheck.byteOrderMark)
         if marked {
-            tail = tail.dropFirst()
+            tail = tail.dropFirst(3)
         } else if recorded > 0 {
+            tail = tail.dropFirst(Int(recorded - 1 - from))
             guard tail.first == UInt8(ascii: "\n") else { return "the recorded length falls inside a line" }
             tail = tail.dropFirst()
         }

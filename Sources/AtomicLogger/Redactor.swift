@@ -1,0 +1,286 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Replaces every registered secret with `***`. Secrets shorter than 4 characters are ignored, since masking
+/// them would garble ordinary text without protecting anything.
+///
+/// A secret is matched byte for byte in UTF-8, never as `Character`s: a secret followed by a combining mark
+/// (U+0301) ends in another `Character`, so `String.contains` would not find it while every byte of it is there.
+/// `holdsSecret` asks the same of bytes about to be kept (the response cache), so both go by one rule.
+package struct Redactor: Sendable {
+    package private(set) var secrets: [String]
+    /// Each secret's UTF-8, in the order of `secrets`.
+    private let patterns: [[UInt8]]
+    /// Each secret with how many of its first bytes make a first part that is masked however it ends
+    /// (`maskingFirstParts`): half of it, 12 bytes at least, where that is less than all of it.
+    private let firstHalves: [(pattern: [UInt8], half: Int)]
+    private static let mask = Array("***".utf8)
+    private static let ellipsis = Array("…".utf8)
+
+    package init(secrets: [String] = []) {
+        self.secrets = secrets.filter { $0.count >= 4 }
+        patterns = self.secrets.map { Array($0.utf8) }
+        firstHalves = patterns.compactMap { pattern in
+            let half = max(12, (pattern.count + 1) / 2)
+            return half < pattern.count ? (pattern, half) : nil
+        }
+    }
+
+    /// No secret to mask: text passes as it is.
+    package var isEmpty: Bool { patterns.isEmpty }
+
+    package func redact(_ text: String) -> String {
+        guard !patterns.isEmpty else { return text }
+        return redacted(Array(text.utf8)).map { String(decoding: $0, as: UTF8.self) } ?? text
+    }
+
+    /// `bytes` with every secret replaced by `***`, each secret in turn; nil when they hold none.
+    ///
+    /// A secret cut short is masked too: gh-users cuts a server's long text (a quoted header, a request id) to
+    /// end in `…`, which could leave all but the last bytes of a secret. The first part of a secret, 4 bytes or
+    /// more, right before a `…`, becomes `***`; so does a first part of half the secret or more (12 bytes at
+    /// least), however it ends and however it is written.
+    package func redacted(_ bytes: [UInt8]) -> [UInt8]? {
+        var result = bytes
+        var changed = false
+        for pattern in patterns {
+            // As written, then written with escapes (`%67hp_…` in a URL, `\u0067hp_…` in JSON), masked whole.
+            changed =
+                Self.masking(&result) { bytes, start in
+                    Self.firstOffset(of: pattern, in: bytes, from: start).map { $0..<($0 + pattern.count) }
+                } || changed
+            changed = Self.masking(&result) { Self.escapedRange(of: pattern, in: $0, from: $1) } || changed
+        }
+        var output: [UInt8] = []
+        var copied = 0
+        var from = 0
+        while let cut = result.withUnsafeBytes({ Self.firstOffset(of: Self.ellipsis, in: $0, from: from) }) {
+            let kept =
+                patterns.map { pattern in
+                    max(
+                        Self.firstPartLength(of: pattern, endingAt: cut, in: result),
+                        result.withUnsafeBytes { Self.escapedFirstPartLength(of: pattern, endingAt: cut, in: $0) })
+                }.max() ?? 0
+            if kept > 0 {
+                output += result[copied..<(cut - kept)]
+                output += Self.mask
+                copied = cut
+            }
+            from = cut + Self.ellipsis.count
+        }
+        if copied > 0 {
+            output += result[copied...]
+            result = output
+        }
+        // After the parts cut by `…`, whose masks end there.
+        changed = maskingFirstParts(&result) || changed || copied > 0
+        return changed ? result : nil
+    }
+
+    /// Masks each first part of a secret, half of it or more, however it ends (a space, `...`, the end): a server
+    /// that wrote the token back one byte short showed all but that byte (a review's find). Whether it masked one.
+    private func maskingFirstParts(_ bytes: inout [UInt8]) -> Bool {
+        var changed = false
+        for (pattern, half) in firstHalves {
+            changed =
+                Self.masking(&bytes) { Self.escapedRange(of: pattern, in: $0, from: $1, least: half) } || changed
+        }
+        return changed
+    }
+
+    /// Replaces each range `next` finds in `bytes` (from an offset on) with `***`; whether it found one.
+    private static func masking(
+        _ bytes: inout [UInt8], next: (UnsafeRawBufferPointer, Int) -> Range<Int>?
+    ) -> Bool {
+        var output: [UInt8] = []
+        var start = 0
+        while let found = bytes.withUnsafeBytes({ next($0, start) }) {
+            if output.isEmpty { output.reserveCapacity(bytes.count) }
+            output += bytes[start..<found.lowerBound]
+            output += Self.mask
+            start = found.upperBound
+        }
+        guard start > 0 else { return false }
+        output += bytes[start...]
+        bytes = output
+        return true
+    }
+
+    /// How many bytes of `pattern`'s start, 4 at least and never the whole of it, end at `end` in `bytes`; 0
+    /// when none do.
+    private static func firstPartLength(of pattern: [UInt8], endingAt end: Int, in bytes: [UInt8]) -> Int {
+        var length = min(pattern.count - 1, end)
+        while length >= 4 {
+            if bytes[(end - length)..<end].elementsEqual(pattern[..<length]) { return length }
+            length -= 1
+        }
+        return 0
+    }
+
+    /// As `firstPartLength`, for the first part written with escapes (`%67hp_Secre…`): how many bytes, from the
+    /// earliest start whose unescaped text runs exactly to `end` and is 4 bytes or more of `pattern`'s start,
+    /// never the whole of it; 0 when none do.
+    private static func escapedFirstPartLength(
+        of pattern: [UInt8], endingAt end: Int, in bytes: UnsafeRawBufferPointer
+    ) -> Int {
+        // An escape spells a byte in at most 6 (`\u0067`); something invisible between two bytes (as
+        // `escapedRange` skips it) may take more, so the window allows 32 a byte, trying only where a byte can begin.
+        let first = pattern.first
+        for start in max(0, end - 32 * (pattern.count - 1))...max(0, end - 4)
+        where start < end && [first, percent, backslash].contains(bytes[start]) {
+            var (at, matched) = (start, 0)
+            while at < end, matched < pattern.count - 1 {
+                if matched > 0, let skipped = invisibleWidth(bytes, at: at), at + skipped <= end {
+                    at += skipped
+                    continue
+                }
+                guard let (decoded, width) = unescaped(bytes, at: at), at + width <= end, decoded == pattern[matched]
+                else { break }
+                at += width
+                matched += 1
+            }
+            // The cut may fall inside an escape (`%6…`, `\u006…`): what is before it counts.
+            if matched >= 4, at == end || isEscapeStart(bytes, from: at, to: end) { return end - start }
+        }
+        return 0
+    }
+
+    /// Whether `bytes[start..<end]` is the start of an escape cut short: `%` and at most one hex digit, or `\`, or
+    /// the start of `\u00XX`, the only `\u` escape the decoder reads (`\u12` is none).
+    private static func isEscapeStart(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int) -> Bool {
+        guard start < end else { return false }
+        let isHex = { (byte: UInt8) in byte < 0x80 && Character(UnicodeScalar(byte)).isHexDigit }
+        let rest = bytes[start..<end]
+        if rest.first == percent { return rest.count <= 2 && rest.dropFirst().allSatisfy(isHex) }
+        guard rest.first == backslash else { return false }
+        let zeros = rest.dropFirst(2).prefix(2)
+        return rest.count == 1
+            || (rest.count <= 5 && rest.dropFirst().first == UInt8(ascii: "u")
+                && zeros.allSatisfy { $0 == UInt8(ascii: "0") } && rest.dropFirst(4).allSatisfy(isHex))
+    }
+
+    /// Whether `bytes` (an array, a body's `Data`) hold any secret, as it is or written with escapes.
+    package func holdsSecret(_ bytes: some ContiguousBytes) -> Bool {
+        guard !patterns.isEmpty else { return false }
+        return bytes.withUnsafeBytes { buffer in
+            patterns.contains { pattern in
+                Self.firstOffset(of: pattern, in: buffer, from: 0) != nil
+                    || Self.escapedRange(of: pattern, in: buffer, from: 0) != nil
+            } || firstHalves.contains { Self.escapedRange(of: $0.pattern, in: buffer, from: 0, least: $0.half) != nil }
+        }
+    }
+
+    /// Where `pattern` next stands at or after `start` with one of its bytes or more written as an escape a URL
+    /// or JSON may use for any byte (`%67`, `\u0067`, `\/`): the range of the text that spells it; nil when it
+    /// does not. One pass, trying a start only at the pattern's first byte or an escape.
+    /// With `least`, where its first `least` bytes or more stand, as written or not: the range up to its last byte
+    /// found (a first part cut short, `maskingFirstParts`).
+    private static func escapedRange(
+        of pattern: [UInt8], in bytes: UnsafeRawBufferPointer, from start: Int, least: Int? = nil
+    ) -> Range<Int>? {
+        guard let first = pattern.first else { return nil }
+        var offset = start
+        while offset < bytes.count {
+            let byte = bytes[offset]
+            if byte == first || byte == percent || byte == backslash {
+                var (at, matched, escaped, found) = (offset, 0, false, offset)
+                while matched < pattern.count {
+                    // Something that shows nothing, between two of its bytes, leaves the secret whole to a reader.
+                    if matched > 0, let skipped = invisibleWidth(bytes, at: at) {
+                        at += skipped
+                        escaped = true
+                        continue
+                    }
+                    guard let (decoded, width) = unescaped(bytes, at: at), decoded == pattern[matched] else { break }
+                    escaped = escaped || width > 1
+                    at += width
+                    matched += 1
+                    found = at
+                }
+                if let least, matched >= least { return offset..<found }
+                if matched == pattern.count, escaped { return offset..<at }
+            }
+            offset += 1
+        }
+        return nil
+    }
+
+    /// How many bytes at `offset` show nothing where they stand, or show as an escape inside readable text: a
+    /// control character, a CSI sequence (`ESC [ 0 m`), a format character (a zero-width space, a soft
+    /// hyphen, a bidirectional control), or a combining mark; nil for anything else. A server's text with one
+    /// inside the token printed the token whole to the eye (a review's find).
+    private static func invisibleWidth(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int? {
+        guard offset < bytes.count else { return nil }
+        let byte = bytes[offset]
+        if byte == 0x1B, offset + 1 < bytes.count, bytes[offset + 1] == UInt8(ascii: "[") {
+            var at = offset + 2
+            while at < bytes.count, (0x20...0x3F).contains(bytes[at]) { at += 1 }
+            return at < bytes.count && (0x40...0x7E).contains(bytes[at]) ? at + 1 - offset : at - offset
+        }
+        if byte < 0x20 || byte == 0x7F { return 1 }
+        guard byte >= 0xC2 else { return nil }
+        let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+        guard offset + length <= bytes.count else { return nil }
+        var iterator = bytes[offset..<(offset + length)].makeIterator()
+        var decoder = UTF8()
+        guard case .scalarValue(let scalar) = decoder.decode(&iterator) else { return nil }
+        switch scalar.properties.generalCategory {
+        // A combining mark (U+034F, a variation selector) draws nothing between two letters either.
+        case .format, .nonspacingMark, .enclosingMark: return length
+        default: return nil
+        }
+    }
+
+    private static let percent = UInt8(ascii: "%")
+    private static let backslash = UInt8(ascii: "\\")
+
+    /// The byte the text at `offset` stands for and how many bytes spell it: `%XX`, `\u00XX`, or `\/`, `\\` and
+    /// `\"`; else the byte itself. Nil past the end.
+    private static func unescaped(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> (UInt8, Int)? {
+        guard offset < bytes.count else { return nil }
+        func at(_ index: Int) -> UInt8? { index < bytes.count ? bytes[index] : nil }
+        func hex(_ index: Int) -> UInt8? {
+            guard let byte = at(index) else { return nil }
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+            default: return nil
+            }
+        }
+        guard let byte = at(offset) else { return nil }
+        if byte == percent, let high = hex(offset + 1), let low = hex(offset + 2) { return (high << 4 | low, 3) }
+        if byte == backslash, let next = at(offset + 1) {
+            if next == UInt8(ascii: "u"), hex(offset + 2) == 0, hex(offset + 3) == 0, let high = hex(offset + 4),
+                let low = hex(offset + 5)
+            {
+                return (high << 4 | low, 6)
+            }
+            if next == UInt8(ascii: "/") || next == backslash || next == UInt8(ascii: "\"") { return (next, 2) }
+        }
+        return (byte, 1)
+    }
+
+    /// Where `pattern` first starts in `bytes` at or after `start`: `memchr` finds each candidate first byte.
+    private static func firstOffset(of pattern: [UInt8], in bytes: UnsafeRawBufferPointer, from start: Int) -> Int? {
+        guard let first = pattern.first, let base = bytes.baseAddress, bytes.count - start >= pattern.count else {
+            return nil
+        }
+        return pattern.withUnsafeBytes { needle in
+            var offset = start
+            let last = bytes.count - needle.count
+            while offset <= last {
+                guard let hit = memchr(base + offset, Int32(first), last - offset + 1) else { return nil }
+                offset = base.distance(to: UnsafeRawPointer(hit))
+                if memcmp(base + offset, needle.baseAddress!, needle.count) == 0 { return offset }
+                offset += 1
+            }
+            return nil
+        }
+    }
+}
