@@ -49,7 +49,11 @@ enum HelpTopics {
     static let exitCodes = Topic(
         heading: "EXIT STATUS",
         rows: [
-            ("0", "success, including an empty result, --help and --version"),
+            (
+                "0",
+                "success, including an empty result, an answer from the cache when the network could not be "
+                    + "reached (with a warning that dates it), --help and --version"
+            ),
             (
                 "1",
                 "a runtime failure: network, server error, malformed response, a partial failure in "

@@ -408,6 +408,32 @@ struct AccessCommandTests {
         let run = await harness.run(["access", "octo-org"])
         #expect(run.status == 5)
         #expect(run.err.contains("rate limit"))
+        #expect(!run.err.contains("incomplete"), "nothing was written: \(run.err)")
+    }
+
+    /// A map the rate limit stops half-way says that what came is part of it, and what goes on next time (a
+    /// review's find: exit 5 and the limit's reset were all stderr said of 180 repositories out of 1,000).
+    @Test func aMapStoppedHalfWaySaysItIsIncomplete() async {
+        let names = (0..<25).map { String(format: "r%02d", $0) }
+        let world = AccessWorld(
+            organization: "octo-org", members: Self.members,
+            collaborators: Dictionary(uniqueKeysWithValues: names.map { ($0, [Self.api[1]]) }))
+        let harness = CommandHarness.signedIn()
+        harness.http.answerEvery { request, _ in
+            guard AccessWorld.query(of: request).contains("collaborators("), !world.batches.isEmpty else {
+                return world.answer(request)
+            }
+            let headers = HTTPHeaders([("x-ratelimit-remaining", "0"), ("x-ratelimit-reset", "1800000600")])
+            return HTTPResponse(
+                status: 200, headers: headers, body: Data(AccessBodies.rateLimited.utf8), url: request.url)
+        }
+        let run = await harness.run(["access", "octo-org", "--concurrency", "1", "--format", "tsv"])
+        #expect(run.status == 5, "\(run.err)")
+        #expect(run.out.split(separator: "\n").count == 10, "the first batch's 10: \(run.out)")
+        #expect(
+            run.err.hasSuffix(
+                "The output holds the map of the first 10 repositories only: it is incomplete. With --state FILE, a "
+                    + "run that stops goes on where it stopped when run again.\n"), "\(run.err)")
     }
 
     @Test(arguments: [["--concurrency", "0"], ["--permission", "owner"], ["--repo", "a/b"], ["--affiliation", "x"]])

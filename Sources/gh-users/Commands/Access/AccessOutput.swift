@@ -249,6 +249,13 @@ struct AccessOutput: AccessRecordSink {
                 TerminalSanitizer.sanitize(
                     "gh-users: the state file \(state.file.shown) records the map \(place); run the same command "
                         + "again, appending to the same output, to go on.") + "\n")
+        } else if repositories > 0 {
+            // Exit 5 alone did not tell a person that what came is part of the map, nor how a rerun need not
+            // read it all again (a review's find: 180 of 1,000 repositories, and only the rate limit said).
+            context.io.writeErr(
+                "The output holds the map of the first \(Counted.text(repositories, plural: "repositories")) only: "
+                    + "it is incomplete. With --state FILE, a run that stops goes on where it stopped when run "
+                    + "again.\n")
         }
         return .failed(error)
     }
