@@ -17,8 +17,12 @@ package struct Redactor: Sendable {
     /// Each secret's UTF-8, in the order of `secrets`.
     private let patterns: [[UInt8]]
     /// Each secret with how many of its first bytes make a first part that is masked however it ends
-    /// (`maskingFirstParts`): half of it, 12 bytes at least, where that is less than all of it.
+    /// (`maskingParts`): half of it, 12 bytes at least, where that is less than all of it.
     private let firstHalves: [(pattern: [UInt8], half: Int)]
+    /// Each secret with its last part that is masked however it begins (`maskingParts`): half of it, 20 bytes at
+    /// least, where that is less than all of it. 20, not 12: a short secret's end may be a word (the stand-in's
+    /// `gho_eager-falcon-20` ends in a login's `er-falcon-20`); a real token's end is 20 random letters or more.
+    private let lastHalves: [(pattern: [UInt8], tail: [UInt8])]
     private static let mask = Array("***".utf8)
     private static let ellipsis = Array("…".utf8)
 
@@ -28,6 +32,10 @@ package struct Redactor: Sendable {
         firstHalves = patterns.compactMap { pattern in
             let half = max(12, (pattern.count + 1) / 2)
             return half < pattern.count ? (pattern, half) : nil
+        }
+        lastHalves = patterns.compactMap { pattern in
+            let half = max(20, (pattern.count + 1) / 2)
+            return half < pattern.count ? (pattern, Array(pattern.suffix(half))) : nil
         }
     }
 
@@ -44,7 +52,8 @@ package struct Redactor: Sendable {
     /// A secret cut short is masked too: gh-users cuts a server's long text (a quoted header, a request id) to
     /// end in `…`, which could leave all but the last bytes of a secret. The first part of a secret, 4 bytes or
     /// more, right before a `…`, becomes `***`; so does a first part of half the secret or more (12 bytes at
-    /// least), however it ends and however it is written.
+    /// least), however it ends and however it is written, and a last part of half of it or more (20 bytes at
+    /// least), however it begins.
     package func redacted(_ bytes: [UInt8]) -> [UInt8]? {
         var result = bytes
         var changed = false
@@ -78,17 +87,32 @@ package struct Redactor: Sendable {
             result = output
         }
         // After the parts cut by `…`, whose masks end there.
-        changed = maskingFirstParts(&result) || changed || copied > 0
+        changed = maskingParts(&result) || changed || copied > 0
         return changed ? result : nil
     }
 
     /// Masks each first part of a secret, half of it or more, however it ends (a space, `...`, the end): a server
-    /// that wrote the token back one byte short showed all but that byte (a review's find). Whether it masked one.
-    private func maskingFirstParts(_ bytes: inout [UInt8]) -> Bool {
+    /// that wrote the token back one byte short showed all but that byte (a review's find); and each last part,
+    /// however it begins, from as far back as the secret's bytes stand before it (the token without its first
+    /// byte showed all but that byte). Whether it masked one.
+    private func maskingParts(_ bytes: inout [UInt8]) -> Bool {
         var changed = false
         for (pattern, half) in firstHalves {
             changed =
                 Self.masking(&bytes) { Self.escapedRange(of: pattern, in: $0, from: $1, least: half) } || changed
+        }
+        for (pattern, tail) in lastHalves {
+            changed =
+                Self.masking(&bytes) { buffer, start in
+                    Self.escapedRange(of: tail, in: buffer, from: start, least: tail.count).map { found in
+                        // Back over the secret's bytes before its last part, as written.
+                        var (lower, before) = (found.lowerBound, pattern.count - tail.count)
+                        while lower > start, before > 0, buffer[lower - 1] == pattern[before - 1] {
+                            (lower, before) = (lower - 1, before - 1)
+                        }
+                        return lower..<found.upperBound
+                    }
+                } || changed
         }
         return changed
     }
@@ -172,6 +196,9 @@ package struct Redactor: Sendable {
                 Self.firstOffset(of: pattern, in: buffer, from: 0) != nil
                     || Self.escapedRange(of: pattern, in: buffer, from: 0) != nil
             } || firstHalves.contains { Self.escapedRange(of: $0.pattern, in: buffer, from: 0, least: $0.half) != nil }
+                || lastHalves.contains {
+                    Self.escapedRange(of: $0.tail, in: buffer, from: 0, least: $0.tail.count) != nil
+                }
         }
     }
 
@@ -179,7 +206,7 @@ package struct Redactor: Sendable {
     /// or JSON may use for any byte (`%67`, `\u0067`, `\/`): the range of the text that spells it; nil when it
     /// does not. One pass, trying a start only at the pattern's first byte or an escape.
     /// With `least`, where its first `least` bytes or more stand, as written or not: the range up to its last byte
-    /// found (a first part cut short, `maskingFirstParts`).
+    /// found (a first part cut short, `maskingParts`).
     private static func escapedRange(
         of pattern: [UInt8], in bytes: UnsafeRawBufferPointer, from start: Int, least: Int? = nil
     ) -> Range<Int>? {

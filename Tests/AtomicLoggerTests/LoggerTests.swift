@@ -90,7 +90,7 @@ struct LoggerTests {
         #expect(redactor.redact("ghp_sec\u{200B}") == "ghp_sec\u{200B}")
     }
 
-    /// A first part of a secret, half of it or more (8 bytes at least), is masked however it ends: a server that
+    /// A first part of a secret, half of it or more (12 bytes at least), is masked however it ends: a server that
     /// wrote a 30-byte token back one byte short, or cut with ASCII `...`, showed all but the rest (a review's find).
     @Test func aLongFirstPartOfASecretIsMaskedHoweverItEnds() {
         let token = "gho_SECRETTOKEN1234567890abcdef"
@@ -110,6 +110,29 @@ struct LoggerTests {
         // A secret's first 12 bytes at least: a short one's first letters are ordinary text (`gho_octopus`).
         #expect(Redactor(secrets: ["gho_octocat"]).redact("gho_octopus") == "gho_octopus")
         #expect(Redactor(secrets: ["ghp_secret123"]).redact("ghp_secret12 ghp_secret1") == "*** ghp_secret1")
+    }
+
+    /// A last part of a secret, half of it or more (20 bytes at least), is masked however it begins, from as far
+    /// back as the secret's bytes stand: a server that wrote the token back without its first byte showed all the
+    /// rest (left alone by an earlier round).
+    @Test func aLongLastPartOfASecretIsMaskedHoweverItBegins() {
+        let token = "gho_SECRETTOKEN1234567890abcdef"
+        let redactor = Redactor(secrets: [token])
+        #expect(redactor.redact("A:" + token.dropFirst() + " B:x" + token.suffix(20) + "y") == "A:*** B:x***y")
+        #expect(redactor.holdsSecret(Array(("{\"m\":\"" + token.suffix(20) + "\"}").utf8)))
+        // Written with escapes, or with something invisible inside, as a whole one is.
+        let tail = token.suffix(20)
+        for text in [
+            "%4F" + tail.dropFirst(), "\\u004F" + tail.dropFirst(), tail.prefix(8) + "\u{200B}" + tail.dropFirst(8),
+        ] {
+            #expect(redactor.redact("a " + text + " b") == "a *** b", "\(text)")
+            #expect(redactor.holdsSecret(Array(text.utf8)), "\(text)")
+        }
+        // Less than 20 bytes of it is left as it is, and a short secret's end, which may be a word, too.
+        #expect(redactor.redact("see " + token.suffix(19)) == "see " + token.suffix(19))
+        #expect(!redactor.holdsSecret(Array(token.suffix(19).utf8)))
+        let login = Redactor(secrets: ["gho_eager-falcon-20"])
+        #expect(login.redact("viewer eager-falcon-20") == "viewer eager-falcon-20")
     }
 
     /// Text cut short to end in `…` may end in the first part of a secret: that part is masked, down to 4 bytes.
