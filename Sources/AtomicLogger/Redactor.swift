@@ -71,9 +71,14 @@ package struct Redactor: Sendable {
         while let cut = result.withUnsafeBytes({ Self.firstOffset(of: Self.ellipsis, in: $0, from: from) }) {
             let kept =
                 patterns.map { pattern in
-                    max(
-                        Self.firstPartLength(of: pattern, endingAt: cut, in: result),
-                        result.withUnsafeBytes { Self.escapedFirstPartLength(of: pattern, endingAt: cut, in: $0) })
+                    // A part ends at this cut and begins after the one before, unless a `…` is the secret's own: a
+                    // server's text of `…` alone took seconds a megabyte, each cut looking back over the others.
+                    let floor = pattern.contains(Self.ellipsis[0]) ? 0 : from
+                    return max(
+                        Self.firstPartLength(of: pattern, endingAt: cut, from: floor, in: result),
+                        result.withUnsafeBytes {
+                            Self.escapedFirstPartLength(of: pattern, endingAt: cut, from: floor, in: $0)
+                        })
                 }.max() ?? 0
             if kept > 0 {
                 output += result[copied..<(cut - kept)]
@@ -135,10 +140,12 @@ package struct Redactor: Sendable {
         return true
     }
 
-    /// How many bytes of `pattern`'s start, 4 at least and never the whole of it, end at `end` in `bytes`; 0
-    /// when none do.
-    private static func firstPartLength(of pattern: [UInt8], endingAt end: Int, in bytes: [UInt8]) -> Int {
-        var length = min(pattern.count - 1, end)
+    /// How many bytes of `pattern`'s start, 4 at least and never the whole of it, end at `end` in `bytes`, from
+    /// `floor` on; 0 when none do.
+    private static func firstPartLength(of pattern: [UInt8], endingAt end: Int, from floor: Int, in bytes: [UInt8])
+        -> Int
+    {
+        var length = min(pattern.count - 1, end - floor)
         while length >= 4 {
             if bytes[(end - length)..<end].elementsEqual(pattern[..<length]) { return length }
             length -= 1
@@ -148,15 +155,15 @@ package struct Redactor: Sendable {
 
     /// As `firstPartLength`, for the first part written with escapes (`%67hp_Secre…`): how many bytes, from the
     /// earliest start whose unescaped text runs exactly to `end` and is 4 bytes or more of `pattern`'s start,
-    /// never the whole of it; 0 when none do.
+    /// never the whole of it, from `floor` on; 0 when none do.
     private static func escapedFirstPartLength(
-        of pattern: [UInt8], endingAt end: Int, in bytes: UnsafeRawBufferPointer
+        of pattern: [UInt8], endingAt end: Int, from floor: Int, in bytes: UnsafeRawBufferPointer
     ) -> Int {
         // An escape spells a byte in at most 6 (`\u0067`); something invisible between two bytes (as
         // `escapedRange` skips it) may take more, so the window allows 32 a byte, trying only where a byte can begin.
-        let first = pattern.first
-        for start in max(0, end - 32 * (pattern.count - 1))...max(0, end - 4)
-        where start < end && [first, percent, backslash].contains(bytes[start]) {
+        let first = pattern[0]
+        for start in max(floor, end - 32 * (pattern.count - 1))...max(floor, end - 4)
+        where start < end && (bytes[start] == first || bytes[start] == percent || bytes[start] == backslash) {
             var (at, matched) = (start, 0)
             while at < end, matched < pattern.count - 1 {
                 if matched > 0, let skipped = invisibleWidth(bytes, at: at), at + skipped <= end {

@@ -156,6 +156,9 @@ struct LoggerTests {
             #expect(redactor.redact("x ghp_secret1" + inside + "…") == "x ***…", "\(scalars)")
         }
         #expect(redactor.redact("a g\u{200B}hp…") == "a g\u{200B}hp…")
+        // A part ends at its cut and begins after the cut before it, unless the secret holds a `…` of its own.
+        #expect(redactor.redact("…ghp_s…ghp_secret1……ghp_…") == "…***…***……***…")
+        #expect(Redactor(secrets: ["ab…cdefgh"]).redact("x ab…cd…") == "x ***…")
     }
 
     @Test func levelsParseByName() {
