@@ -319,9 +319,13 @@ private struct StarWeekDTO: Decodable {
 
 /// Percent-encoding for the two places user text enters a URL.
 package enum URLEncoding {
-    /// Everything but RFC 3986 unreserved characters is encoded, so `/`, `..`, `?` and `#` cannot change the path.
+    /// Everything but RFC 3986 unreserved characters is encoded, so `/`, `?` and `#` cannot change the path; so
+    /// are the dots of a lone `.` or `..`, which would be resolved as a dot-segment. Any other dot stays, as
+    /// every client sends it (github3.py's, octokit.rb's and PyGithub's recordings of `github3.py`, `octokit.rb`)
+    /// and RFC 3986 asks (2.3: `%2E` is for no URI producer to make): before, `github3%2Epy` was sent, which only
+    /// a server that decodes it finds (a review's find).
     package static func pathSegment(_ segment: String) -> String {
-        encode(segment, space: "%20", dot: "%2E")
+        encode(segment, space: "%20", dot: segment == "." || segment == ".." ? "%2E" : ".")
     }
 
     /// application/x-www-form-urlencoded: unreserved characters stay, a space becomes `+`, everything else

@@ -154,8 +154,8 @@ struct GitHubRepositoryTests {
 
 struct GitHubEndpointsTests {
     @Test(arguments: [
-        ("octocat", "octocat"), ("dependabot[bot]", "dependabot%5Bbot%5D"), ("../x", "%2E%2E%2Fx"),
-        ("a?b#c", "a%3Fb%23c"),
+        ("octocat", "octocat"), ("dependabot[bot]", "dependabot%5Bbot%5D"), ("../x", "..%2Fx"),
+        ("a?b#c", "a%3Fb%23c"), ("..", "%2E%2E"), (".", "%2E"), ("github3.py", "github3.py"), (".github", ".github"),
         ("é", "%C3%A9"),
     ])
     func encodesPathSegments(raw: String, encoded: String) {

@@ -178,9 +178,11 @@ struct CommandRequestTests {
             .outsideCollaborators, "outside-collaborators github",
             sends: "GET /orgs/github/outside_collaborators?per_page=30", body: "orgs-list-outside-collaborators",
             needsToken: true, fields: "login,id", lines: "octocat\t1\n"),
+        // A repository's name with dots is sent with them, as every client sends it (before: `octocat%2Egithub%2Eio`).
         CommandRow(
-            .assignees, "assignees octocat/Hello-World", sends: "GET /repos/octocat/Hello-World/assignees?per_page=30",
-            body: "issues-list-assignees", fields: "login,id", lines: "octocat\t1\n"),
+            .assignees, "assignees octocat/octocat.github.io",
+            sends: "GET /repos/octocat/octocat.github.io/assignees?per_page=30", body: "issues-list-assignees",
+            fields: "login,id", lines: "octocat\t1\n"),
         // GitHub documents the same simple-user items for a repository's watchers as for /users.
         CommandRow(
             .watchers, "watchers octocat/Hello-World", sends: "GET /repos/octocat/Hello-World/subscribers?per_page=30",
