@@ -74,27 +74,31 @@ extension GitHubRepository {
     /// Any other failure is the list's own.
     private func withholding(_ error: DomainError, _ list: WithheldList, of owner: ListOwner) async -> DomainError {
         switch error {
+        // A 404's words are GitHub's "Not Found", or gh-users's own where the repository was asked for.
         case .unauthorized(404, _, _, _): return Self.withheld(list, of: owner, status: 404)
-        case .unauthorized(403, _, _, _):
+        case .unauthorized(403, let said, _, _):
             do throws(DomainError) {
                 _ = try await fetch(GitHubEndpoints.repository(owner))
             } catch {
                 return error
             }
-            return Self.withheld(list, of: owner, status: 403)
+            return Self.withheld(list, of: owner, status: 403, said: said)
         default: return error
         }
     }
 
-    /// The July 2026 rule, in one line, as a refusal. It carries no request id: the answer is GitHub's rule, not a
-    /// failure to report to GitHub.
-    private static func withheld(_ list: WithheldList, of owner: ListOwner, status: Int, saying prefix: String = "")
-        -> DomainError
-    {
-        .unauthorized(
+    /// The July 2026 rule, in one line, as a refusal, with what GitHub `said` where it said more than its status
+    /// (a token's missing permission is another cause, which the rule alone hid: a review's find). It carries no
+    /// request id: the answer is GitHub's rule, not a failure to report to GitHub.
+    private static func withheld(
+        _ list: WithheldList, of owner: ListOwner, status: Int, saying prefix: String = "", said: String? = nil
+    ) -> DomainError {
+        let words = said.flatMap { $0.isEmpty || $0 == ErrorMapping.reasonPhrase(status) ? nil : $0 }
+        return .unauthorized(
             status: status,
             message: prefix
-                + "since July 2026 GitHub lists a repository's \(list.noun) only to its admins and collaborators",
+                + "since July 2026 GitHub lists a repository's \(list.noun) only to its admins and collaborators"
+                + (words.map { " (GitHub said: \($0))" } ?? ""),
             problem: .withheld(repository: owner.description, list: list.noun))
     }
 }

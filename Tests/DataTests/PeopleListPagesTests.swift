@@ -56,8 +56,10 @@ struct PeopleListPagesTests {
             Issue.record("not withheld: \(String(describing: error))")
             return
         }
+        // GitHub's own words stay (before: dropped, though another cause, a token's permission, may be theirs).
         #expect(
-            message == "since July 2026 GitHub lists a repository's stargazers only to its admins and collaborators")
+            message == "since July 2026 GitHub lists a repository's stargazers only to its admins and collaborators "
+                + "(GitHub said: Must have push access to view repository stargazers.)")
         #expect(problem == .withheld(repository: "octo/app", list: "stargazers"))
         #expect(!message.contains("--") && !message.contains("gh-users"))
         #expect(stub.unusedStubs.isEmpty)

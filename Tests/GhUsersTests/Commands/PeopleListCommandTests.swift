@@ -155,7 +155,16 @@ struct PeopleListCommandTests {
                     + "\(command) only to its admins"), "\(run.err)")
         // star-history counts stars: for watchers, whom it does not count, it is no way round (a review's find).
         let instead = "; gh-users star-history octocat/Hello-World gives its stars a day\n"
-        #expect(run.err.hasSuffix(command == "stargazers" ? instead : " only to its admins and collaborators\n"))
+        // GitHub's words where they say more than the status (a token's permission may be the cause instead).
+        let said =
+            status == 404
+            ? ""
+            : " (GitHub said: Request forbidden by administrative rules. Please make sure your request has a "
+                + "User-Agent header)"
+        #expect(
+            run.err.hasSuffix(
+                command == "stargazers" ? said + instead : " only to its admins and collaborators" + said + "\n"),
+            "\(run.err)")
     }
 
     /// An empty list of a repository that counts 80 stargazers and 42 watchers is withheld too (exit 4).
