@@ -28,7 +28,9 @@ struct TeamMembersCommand: PeopleListCommand {
                 + "[options]",
             discussion: """
                 Lists the members of the team, the members of its child teams included, each with role
-                (member or maintainer). TEAM is the team's slug, as in its URL. It needs a token that can see
+                (member or maintainer) and inherited (through a child team), as GitHub's REST description gives
+                them; an answer without them (a 2022 recording has none) leaves them null, never guessed.
+                TEAM is the team's slug, as in its URL. It needs a token that can see
                 the team (read:org for a classic token): GitHub's 403 is exit status 4 with the scope named.
                 A 404 asks for the organization (GET /orgs/{org}; a team's own lookup answers only those who
                 may list it): when there is none by that name, exit status 3 says so; when there is, exit
