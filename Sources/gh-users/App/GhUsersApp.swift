@@ -8,7 +8,7 @@ struct GhUsersApp: Sendable {
     let environment: AppEnvironment
 
     func run(_ arguments: [String]) async -> Int32 {
-        let outcome: CommandOutcome
+        var outcome: CommandOutcome
         // Once a session holds the token, its streams (stderr masking the token) carry every word after.
         var io = environment.io
         switch CommandRouter().route(arguments) {
@@ -70,6 +70,13 @@ struct GhUsersApp: Sendable {
         }
         if case .usage(let error) = outcome {
             io.writeErr(error.rendered(echoing: arguments))
+        }
+        // A reader that left after a signal (the run blocked on a full pipe until it went) did not take what it
+        // wanted: the signal stopped the run, which says so and ends 130, 143 or 129 (a review's find: it ended 0,
+        // saying nothing, so `timeout` and scripts took a cut output for a whole one).
+        if outcome == .outputClosed, Task.isCancelled {
+            io.writeErr("gh-users: interrupted\n")
+            outcome = .failed(.cancelled)
         }
         return ExitStatus.code(for: outcome)
     }
