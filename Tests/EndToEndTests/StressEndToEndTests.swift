@@ -120,7 +120,7 @@ struct StressEndToEndTests {
             for run in 1...3 {
                 let result = try await BinaryRunner.shell(
                     """
-                    cd "$(mktemp -d)" && mkfifo pipe
+                    dir=$(mktemp -d) && cd "$dir" && mkfifo pipe
                     timeout -s KILL 20 "$GH_USERS" list --all --format ndjson --no-cache --api-url "$API" \
                         > pipe 2> err.txt &
                     gh=$!
@@ -134,7 +134,7 @@ struct StressEndToEndTests {
                     time.sleep(0.5)
                     os.close(pipe)
                     EOF
-                    wait $gh; echo "status=$?"; cat err.txt
+                    wait $gh; echo "status=$?"; cat err.txt; rm -rf "$dir"
                     """,
                     environment: token.merging(["API": server.baseURL]) { $1 }, timeout: 40)
                 let said = "run \(run): \(result.stdout)\(result.stderr)"
