@@ -166,7 +166,7 @@ package struct Redactor: Sendable {
         where start < end && (bytes[start] == first || bytes[start] == percent || bytes[start] == backslash) {
             var (at, matched) = (start, 0)
             while at < end, matched < pattern.count - 1 {
-                if matched > 0, let skipped = invisibleWidth(bytes, at: at), at + skipped <= end {
+                if matched > 0, let skipped = hiddenWidth(bytes, at: at), at + skipped <= end {
                     at += skipped
                     continue
                 }
@@ -225,7 +225,7 @@ package struct Redactor: Sendable {
                 var (at, matched, escaped, found) = (offset, 0, false, offset)
                 while matched < pattern.count {
                     // Something that shows nothing, between two of its bytes, leaves the secret whole to a reader.
-                    if matched > 0, let skipped = invisibleWidth(bytes, at: at) {
+                    if matched > 0, let skipped = hiddenWidth(bytes, at: at) {
                         at += skipped
                         escaped = true
                         continue
@@ -244,16 +244,33 @@ package struct Redactor: Sendable {
         return nil
     }
 
+    /// The most bytes that show nothing (`hiddenWidth`) a secret is looked for across, between two of its bytes.
+    private static let mostHidden = 64
+
+    /// How many bytes at `offset` show nothing, one such thing after another (`invisibleWidth`); nil for none, or
+    /// for more than `mostHidden`, which is then no part of a secret. Unbounded, a match from every `K` of a
+    /// message of `K ESC [` repeated read to its end, each `ESC [ K` hiding the next: seconds of CPU for 90 KB,
+    /// the square of its length (a review's find).
+    private static func hiddenWidth(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int? {
+        var width = 0
+        while let next = invisibleWidth(bytes, at: offset + width, within: mostHidden) {
+            width += next
+            guard width <= mostHidden else { return nil }
+        }
+        return width > 0 ? width : nil
+    }
+
     /// How many bytes at `offset` show nothing where they stand, or show as an escape inside readable text: a
-    /// control character, a CSI sequence (`ESC [ 0 m`), a format character (a zero-width space, a soft
-    /// hyphen, a bidirectional control), or a combining mark; nil for anything else. A server's text with one
-    /// inside the token printed the token whole to the eye (a review's find).
-    private static func invisibleWidth(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Int? {
-        guard offset < bytes.count else { return nil }
+    /// control character, a CSI sequence (`ESC [ 0 m`, at most `within` bytes), a format character (a zero-width
+    /// space, a soft hyphen, a bidirectional control), or a combining mark; nil for anything else. A server's text
+    /// with one inside the token printed the token whole to the eye (a review's find).
+    private static func invisibleWidth(_ bytes: UnsafeRawBufferPointer, at offset: Int, within: Int) -> Int? {
+        guard offset < bytes.count, within > 0 else { return nil }
         let byte = bytes[offset]
         if byte == 0x1B, offset + 1 < bytes.count, bytes[offset + 1] == UInt8(ascii: "[") {
             var at = offset + 2
-            while at < bytes.count, (0x20...0x3F).contains(bytes[at]) { at += 1 }
+            while at < bytes.count, at - offset < within, (0x20...0x3F).contains(bytes[at]) { at += 1 }
+            guard at - offset < within else { return nil }
             return at < bytes.count && (0x40...0x7E).contains(bytes[at]) ? at + 1 - offset : at - offset
         }
         if byte < 0x20 || byte == 0x7F { return 1 }
