@@ -93,7 +93,10 @@ extension GitHubRepository {
     private static func withheld(
         _ list: WithheldList, of owner: ListOwner, status: Int, saying prefix: String = "", said: String? = nil
     ) -> DomainError {
-        let words = said.flatMap { $0.isEmpty || $0 == ErrorMapping.reasonPhrase(status) ? nil : $0 }
+        // Cut, so that a long message leaves the line's end (the way round for stars) in the 300 columns it gets.
+        let words = said.flatMap { $0.isEmpty || $0 == ErrorMapping.reasonPhrase(status) ? nil : $0 }.map {
+            $0.count > 150 ? String($0.prefix(149)) + "…" : $0
+        }
         return .unauthorized(
             status: status,
             message: prefix

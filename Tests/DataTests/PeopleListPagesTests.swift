@@ -65,6 +65,25 @@ struct PeopleListPagesTests {
         #expect(stub.unusedStubs.isEmpty)
     }
 
+    /// GitHub's words are cut at 150 characters, so that the line's end (`star-history`'s way round) still fits
+    /// the 300 columns a message gets (a review's find: 5,000 characters cut it off).
+    @Test func longWordsOfGitHubAreCutBeforeTheRule() async throws {
+        let stub = StubTransport()
+        stub.stub(
+            "https://api.github.com/repos/octo/app/stargazers?per_page=30", status: 403,
+            body: #"{"message":"\#(String(repeating: "x", count: 5000))"}"#)
+        stub.stub("https://api.github.com/repos/octo/app", body: #"{"id":1,"stargazers_count":5}"#)
+        let error = await Self.refusal { () async throws(DomainError) in
+            _ = try await Self.repository(stub).firstPage(
+                Self.stargazers, perPage: 30, withheld: .stargazers, of: Self.owner)
+        }
+        guard case .unauthorized(403, let message, .withheld, nil)? = error else {
+            Issue.record("not withheld: \(String(describing: error))")
+            return
+        }
+        #expect(message.hasSuffix(" (GitHub said: " + String(repeating: "x", count: 149) + "…)"), "\(message)")
+    }
+
     @Test func anEmptyFirstPageOfACountedListIsWithheldAndOfAnEmptyOneIsNot() async throws {
         let stub = StubTransport()
         stub.stub("https://api.github.com/repos/octo/app/subscribers?per_page=30", body: "[]")

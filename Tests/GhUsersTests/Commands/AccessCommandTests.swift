@@ -432,8 +432,9 @@ struct AccessCommandTests {
         #expect(run.out.split(separator: "\n").count == 10, "the first batch's 10: \(run.out)")
         #expect(
             run.err.hasSuffix(
-                "The output holds the map of the first 10 repositories only: it is incomplete. With --state FILE, a "
-                    + "run that stops goes on where it stopped when run again.\n"), "\(run.err)")
+                "The output holds the map of the first 10 repositories only: it is incomplete. With --state FILE "
+                    + "(tsv, csv or ndjson), a run that stops goes on where it stopped when run again.\n"), "\(run.err)"
+        )
     }
 
     @Test(arguments: [["--concurrency", "0"], ["--permission", "owner"], ["--repo", "a/b"], ["--affiliation", "x"]])

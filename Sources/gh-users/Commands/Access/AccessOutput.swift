@@ -254,8 +254,8 @@ struct AccessOutput: AccessRecordSink {
             // read it all again (a review's find: 180 of 1,000 repositories, and only the rate limit said).
             context.io.writeErr(
                 "The output holds the map of the first \(Counted.text(repositories, plural: "repositories")) only: "
-                    + "it is incomplete. With --state FILE, a run that stops goes on where it stopped when run "
-                    + "again.\n")
+                    + "it is incomplete. With --state FILE (tsv, csv or ndjson), a run that stops goes on where it "
+                    + "stopped when run again.\n")
         }
         return .failed(error)
     }
