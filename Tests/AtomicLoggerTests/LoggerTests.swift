@@ -132,6 +132,19 @@ struct LoggerTests {
             #expect(redactor.redact("a " + text + " b") == "a *** b", "\(text)")
             #expect(redactor.holdsSecret(Array(text.utf8)), "\(text)")
         }
+        // So is any piece of 20 bytes or more, wherever it begins and ends (a review's find: the token without its
+        // first and last byte showed 29 of 31), written with escapes before the piece's middle or after it.
+        let middle = String(token.dropFirst(5).prefix(20))
+        let first = "%" + String(middle.utf8.first!, radix: 16) + String(middle.dropFirst())
+        let last = String(middle.dropLast()) + "\\u00" + String(middle.utf8.last!, radix: 16)
+        let hidden = String(middle.prefix(15)) + "\u{200B}" + String(middle.dropFirst(15))
+        for text in [String(token.dropFirst().dropLast()), middle, first, last, hidden] {
+            let masked = redactor.redact("a " + text + " b")
+            #expect(masked == "a *** b", "\(text)")
+            #expect(redactor.holdsSecret(Array(text.utf8)), "\(text)")
+        }
+        #expect(redactor.redact("see " + middle.dropLast()) == "see " + middle.dropLast())
+        #expect(!redactor.holdsSecret(Array(middle.dropLast().utf8)))
         // Less than 20 bytes of it is left as it is, and a short secret's end, which may be a word, too.
         #expect(redactor.redact("see " + token.suffix(19)) == "see " + token.suffix(19))
         #expect(!redactor.holdsSecret(Array(token.suffix(19).utf8)))
