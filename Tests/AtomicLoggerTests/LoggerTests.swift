@@ -116,10 +116,10 @@ struct LoggerTests {
         #expect(Redactor(secrets: ["ghp_secret123"]).redact("ghp_secret12 ghp_secret1") == "*** ghp_secret1")
     }
 
-    /// A last part of a secret, half of it or more (20 bytes at least), is masked however it begins, from as far
-    /// back as the secret's bytes stand: a server that wrote the token back without its first byte showed all the
-    /// rest (left alone by an earlier round).
-    @Test func aLongLastPartOfASecretIsMaskedHoweverItBegins() {
+    /// A piece of a secret, half of it or more (20 bytes at least), is masked wherever it begins and ends: a server
+    /// that wrote the token back without its first byte showed all the rest (left alone by an earlier round), and
+    /// without its first and last (a review's find).
+    @Test func aLongPieceOfASecretIsMaskedWhereverItStands() {
         let token = "gho_SECRETTOKEN1234567890abcdef"
         let redactor = Redactor(secrets: [token])
         #expect(redactor.redact("A:" + token.dropFirst() + " B:x" + token.suffix(20) + "y") == "A:*** B:x***y")

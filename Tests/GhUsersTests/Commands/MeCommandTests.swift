@@ -19,6 +19,22 @@ struct MeCommandTests {
         #expect(harness.http.received.map { $0.headers["Authorization"] } == ["Bearer \(CommandRequestTests.token)"])
     }
 
+    /// No `X-OAuth-Scopes` says why it may be missing, without naming the token's kind, which a server that left
+    /// the header out for a classic token (github3.py's recorded `me`) would make wrong.
+    @Test func noScopesHeaderSaysWhyItMayBeMissing() async {
+        var harness = CommandHarness()
+        harness.environment["GH_TOKEN"] = CommandRequestTests.token
+        harness.stdoutTTY = true
+        harness.width = 120
+        harness.expect("GET /user", body: "users-get-authenticated")
+        let run = await harness.run(["me", "--color", "never"])
+        #expect(run.status == 0)
+        #expect(
+            run.out.hasSuffix(
+                "\n  Scopes     not reported (GitHub sends none for fine-grained and app tokens, which have "
+                    + "permissions)\n"), "\(run.out)")
+    }
+
     /// The scopes are the words of the header that a scope can be: a server that echoes the request (the token
     /// among it) or sends escapes has them left out, where the card printed them, the token in the clear.
     @Test func onlyWordsAScopeCanBeAreShownAsScopes() async {

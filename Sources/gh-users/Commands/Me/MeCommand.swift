@@ -69,7 +69,9 @@ struct MeCommand: GitHubCommand, NestingCommand {
             return ShowUsersRenderer.render([account.user], asArray: false, context: context)
         }
         let scopes = account.scopes.map { $0.isEmpty ? "none" : redactor.redact($0.joined(separator: ", ")) }
-        let unreported = "not reported: fine-grained and app tokens have permissions, not scopes"
+        // Not "a fine-grained or app token": a server may leave the header out for a classic token too (a review
+        // replayed github3.py's recorded `me`, a classic token's, without it).
+        let unreported = "not reported (GitHub sends none for fine-grained and app tokens, which have permissions)"
         let extra = [("Scopes", scopes ?? unreported)]
         return Array(ShowUsersRenderer.profile(account.user, context: context, extra: extra).utf8)
     }
