@@ -132,19 +132,11 @@ package struct Redactor: Sendable {
     ) -> Range<Int>? {
         var from = start
         while let found = escapedRange(of: block.bytes, in: bytes, from: from, least: block.bytes.count) {
-            // `end`: where the last byte found ends, not past something invisible after it.
-            var (upper, after, end) = (found.upperBound, block.first + block.bytes.count, found.upperBound)
-            while after < pattern.count {
-                if let skipped = hiddenWidth(bytes, at: upper) {
-                    upper += skipped
-                    continue
-                }
-                guard let (decoded, width) = unescaped(bytes, at: upper), decoded == pattern[after] else { break }
-                (upper, after, end) = (upper + width, after + 1, upper + width)
-            }
+            let (end, after, _) = run(
+                of: pattern, from: block.first + block.bytes.count, in: bytes, at: found.upperBound)
             var (lower, before) = (found.lowerBound, block.first)
             backward: while before > 0 {
-                // The byte before, or an escape that spells it (`%XX`, `\\u00XX`, `\\/`); else the same past
+                // The byte before, or an escape that spells it (`%XX`, `\u00XX`, `\/`); else the same past
                 // something invisible.
                 for past in [false, true] {
                     guard let hidden = past ? hiddenWidth(endingAt: lower, from: start, in: bytes) : 0 else { break }
@@ -281,24 +273,32 @@ package struct Redactor: Sendable {
                 if backslashes <= offset { backslashes = next(backslash, from: offset + 1) }
                 offset = min(firsts, percents, backslashes)
             }
-            var (at, matched, escaped, found) = (offset, 0, false, offset)
-            while matched < pattern.count {
-                // Something that shows nothing, between two of its bytes, leaves the secret whole to a reader.
-                if matched > 0, let skipped = hiddenWidth(bytes, at: at) {
-                    at += skipped
-                    escaped = true
-                    continue
-                }
-                guard let (decoded, width) = unescaped(bytes, at: at), decoded == pattern[matched] else { break }
-                escaped = escaped || width > 1
-                at += width
-                matched += 1
-                found = at
-            }
+            let (found, matched, escaped) = run(of: pattern, from: 0, in: bytes, at: offset)
             if let least, matched >= least { return offset..<found }
-            if matched == pattern.count, escaped { return offset..<at }
+            if matched == pattern.count, escaped { return offset..<found }
         }
         return nil
+    }
+
+    /// How far `pattern`, from its byte `index` on, stands at `offset` in `bytes`, as written, with escapes, or
+    /// with something invisible between two of its bytes: where its last byte found ends (not past something
+    /// invisible after it), the index after that byte, and whether any was written other than as itself.
+    private static func run(of pattern: [UInt8], from index: Int, in bytes: UnsafeRawBufferPointer, at offset: Int)
+        -> (end: Int, next: Int, escaped: Bool)
+    {
+        var (at, next, escaped, end) = (offset, index, false, offset)
+        while next < pattern.count {
+            // Something that shows nothing, between two of its bytes, leaves the secret whole to a reader.
+            if next > 0, let skipped = hiddenWidth(bytes, at: at) {
+                at += skipped
+                escaped = true
+                continue
+            }
+            guard let (decoded, width) = unescaped(bytes, at: at), decoded == pattern[next] else { break }
+            (at, next, end) = (at + width, next + 1, at + width)
+            escaped = escaped || width > 1
+        }
+        return (end, next, escaped)
     }
 
     /// Where `pattern` first starts in `bytes` at or after `start`: `memchr` finds each candidate first byte.
