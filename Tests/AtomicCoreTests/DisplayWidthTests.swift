@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import AtomicCore
@@ -19,8 +20,8 @@ struct DisplayWidthTests {
         // Wide blocks wcwidth tables list: Khitan, Kana Extended-B, circled ideographic symbols.
         ("\u{18D00}", 2), ("\u{1AFF0}", 2), ("\u{1F260}", 2),
     ])
-    func widths(text: String, expected: Int) {
-        #expect(DisplayWidth.of(text) == expected)
+    func widths(text: LoggedText, expected: Int) {
+        #expect(DisplayWidth.of(text.text) == expected)
     }
 
     @Test func truncationKeepsWithinWidthAndMarksTheCut() {
@@ -84,8 +85,8 @@ struct TerminalSanitizerTests {
         ("\u{1B}]8;;https://evil.example\u{07}click\u{1B}]8;;\u{07}", "\\e]8;;https://evil.example\\aclick\\e]8;;\\a"),
         ("山田 🦊 Jose\u{0301}", "山田 🦊 Jose\u{0301}"),
     ])
-    func sanitizes(input: String, expected: String) {
-        let output = TerminalSanitizer.sanitize(input)
+    func sanitizes(input: LoggedText, expected: String) {
+        let output = TerminalSanitizer.sanitize(input.text)
         #expect(output == expected)
         #expect(!output.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
     }

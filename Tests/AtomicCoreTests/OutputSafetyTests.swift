@@ -24,9 +24,9 @@ struct SanitizerCostTests {
     }
 
     @Test(arguments: ["\u{1B}", "\u{0}", "\n", "\u{202E}", "\u{9B}"])
-    func sanitisingGrowsLinearly(unit: String) throws {
+    func sanitisingGrowsLinearly(unit: LoggedText) throws {
         let perByte = try bytesPerByte(
-            of: { _ = TerminalSanitizer.sanitize($0, escapeBackslash: true) }, unit: unit, count: 20_000)
+            of: { _ = TerminalSanitizer.sanitize($0, escapeBackslash: true) }, unit: unit.text, count: 20_000)
         #expect(perByte <= 256, "sanitising allocated \(perByte) bytes per byte of text")
     }
 

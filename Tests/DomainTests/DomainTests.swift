@@ -14,10 +14,10 @@ struct LoginTests {
 
     @Test(arguments: [
         "", "-leading", "has space", "../x", "a/b", "é", "[bot]", "x[bot]y", "semi;colon", "q?x",
-        String(repeating: "x", count: 40), "ok\u{1B}[31m",
+        LoggedText(String(repeating: "x", count: 40)), "ok\u{1B}[31m",
     ])
-    func refusesInvalidLogins(text: String) {
-        #expect(throws: DomainError.self) { try Login(validating: text) }
+    func refusesInvalidLogins(text: LoggedText) {
+        #expect(throws: DomainError.self) { try Login(validating: text.text) }
     }
 
     /// A character no one sees is named by its code point, so the refused login does not look valid: before, a
@@ -27,9 +27,9 @@ struct LoginTests {
         ("a\u{3164}", #"'a\u{3164}'"#), ("\u{202E}abc", #"'\u{202e}abc'"#), ("a\u{2800}", #"'a\u{2800}'"#),
         ("a\u{A0}b\u{FE0F}", #"'a\u{a0}b\u{fe0f}'"#), ("ééé", "'ééé'"),
     ])
-    func aRefusedLoginShowsWhatNoOneSees(text: String, shown: String) {
+    func aRefusedLoginShowsWhatNoOneSees(text: LoggedText, shown: String) {
         #expect {
-            try Login(validating: text)
+            try Login(validating: text.text)
         } throws: { error in
             guard case DomainError.invalidInput(let message) = error else { return false }
             return message.hasPrefix("invalid login \(shown):")

@@ -1,5 +1,6 @@
 import Foundation
 import GitHubStandIn
+import TestSupport
 import Testing
 
 /// `members ORG --changes FILE` through the built binary, as an organization's nightly job runs it: three runs
@@ -154,7 +155,7 @@ struct PeopleChangesEndToEndTests {
         ("csv", "change,login\r\nadded,cut"), ("ndjson", "{\"change\":"), ("tsv", "added\tcut"),
         ("csv", "\u{FEFF}change,login,id,previous_login,role,previous_role\r\nadded,cut"), ("tsv", "\u{FEFF}a"),
     ])
-    func changesAreNotGluedToALogsUnendedLine(format: String, start: String) async throws {
+    func changesAreNotGluedToALogsUnendedLine(format: String, start: LoggedText) async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try await withStandIn(users: 100) { server in
             let log = folder.appendingPathComponent("log").path
@@ -169,7 +170,7 @@ struct PeopleChangesEndToEndTests {
             }
             #expect(try await run().status == 0)
             let recorded = try Data(contentsOf: URL(fileURLWithPath: snapshot))
-            try Data(start.utf8).write(to: URL(fileURLWithPath: log))
+            try Data(start.text.utf8).write(to: URL(fileURLWithPath: log))
             try set("jollyotter6", "member", server)
             let refused = try await run()
             #expect(refused.status == 1)
@@ -178,14 +179,14 @@ struct PeopleChangesEndToEndTests {
                     "gh-users: stdout's file '\(log)' ends inside a line (its last byte is no line end)"),
                 "\(refused.stderr)")
             // Bytes, since `String(contentsOfFile:)` drops a byte order mark.
-            #expect(try Data(contentsOf: URL(fileURLWithPath: log)) == Data(start.utf8))
+            #expect(try Data(contentsOf: URL(fileURLWithPath: log)) == Data(start.text.utf8))
             #expect(try Data(contentsOf: URL(fileURLWithPath: snapshot)) == recorded)
             // Mended, the log takes the change the refused run did not record.
-            try Data((start + "\n").utf8).write(to: URL(fileURLWithPath: log))
+            try Data((start.text + "\n").utf8).write(to: URL(fileURLWithPath: log))
             let mended = try await run()
             #expect(mended.status == 0, "\(mended.stderr)")
             let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: log)), as: UTF8.self)
-            #expect(text.hasPrefix(start + "\n") && text.contains("jollyotter6"), "\(text)")
+            #expect(text.hasPrefix(start.text + "\n") && text.contains("jollyotter6"), "\(text)")
         }
     }
 

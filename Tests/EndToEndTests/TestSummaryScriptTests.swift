@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `Scripts/test-summary`, which ends `Scripts/run-tests`: thousands of log lines become at most 20, the last
@@ -52,5 +53,15 @@ struct TestSummaryScriptTests {
         #expect(result.stdout.contains("swift test exited with status 132 without naming a failed test"))
         #expect(result.stdout.contains("  Fatal error: Index out of range"))
         #expect(result.stdout.hasSuffix("Tests: 1 passed, 0 failed, 0 skipped\n"))
+    }
+
+    /// The log the summary reads names a hostile argument with what would act on a terminal escaped
+    /// (`LoggedText`): written raw, a NUL cut Swift Testing's write short and lost the lines after it, and an escape
+    /// sequence reached whoever ran the tests.
+    @Test func anArgumentIsLoggedWithItsInvisibleCharactersEscaped() {
+        let hostile = "nul\u{0}esc\u{1B}[31m csi\u{9B} rtl\u{202E} line\nsep\u{2028} \"q\" \\ 山田 🦊"
+        let shown = String(describingForTest: LoggedText(hostile))
+        #expect(shown == #""nul\0esc\u{1B}[31m csi\u{009B} rtl\u{202E} line\nsep\u{2028} \"q\" \\ 山田 🦊""#)
+        #expect(!shown.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) })
     }
 }

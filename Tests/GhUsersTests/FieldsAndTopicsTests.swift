@@ -72,8 +72,8 @@ struct FieldsTests {
         (#""plain""#, "plain"), (#""\"\\\/\b\f\n\r\t""#, "\"\\/\u{08}\u{0C}\n\r\t"), (#""\u00e9\u4e2d""#, "é中"),
         (#""\ud83e\udd8a""#, "🦊"), (#""\ud83e""#, "\u{FFFD}"), (#""\u12""#, "\u{FFFD}12"),
     ])
-    func unescapesJSONStrings(literal: String, text: String) {
-        #expect(JSONText.unescapeString(Array(literal.utf8)) == text)
+    func unescapesJSONStrings(literal: String, text: LoggedText) {
+        #expect(JSONText.unescapeString(Array(literal.utf8)) == text.text)
     }
 
     @Test func everyListingCommandDeclaresItsFields() {

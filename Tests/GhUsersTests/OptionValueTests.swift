@@ -43,9 +43,9 @@ struct OptionValueTests {
         // One word within another, whichever comes first; an item of a list.
         (["list", "a\nb\nc", "a\nb"], "'a\\nb\\nc'"), (["list", "--fields", "login,na\nme"], "'na\\nme'"),
     ])
-    func aLineBreakInAnArgumentIsShownNotPrinted(arguments: [String], shown: String) async {
+    func aLineBreakInAnArgumentIsShownNotPrinted(arguments: [LoggedText], shown: String) async {
         let (env, out, err) = AppEnvironment.test(http: StubTransport())
-        #expect(await GhUsersApp(environment: env).run(arguments) == 64)
+        #expect(await GhUsersApp(environment: env).run(arguments.map(\.text)) == 64)
         #expect(out.text.isEmpty)
         let first = err.text.split(separator: "\n").first.map(String.init) ?? ""
         #expect(first.hasPrefix("Error: ") && first.contains(shown), "\(err.text)")

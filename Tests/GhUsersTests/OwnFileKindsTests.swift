@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import gh_users
@@ -109,9 +110,10 @@ struct OwnFileKindsTests {
 
     /// An empty file is said to be empty, with the usual remedy (before: the list of every key its kind wants).
     @Test(arguments: ["", "\n", " \r\n\t", "\u{FEFF}"])
-    func anEmptyFileIsSaidToBeEmpty(text: String) {
+    func anEmptyFileIsSaidToBeEmpty(text: LoggedText) {
         for reader in Self.readers {
-            let result = FileContentProblem.reading(Array(text.utf8), as: reader.kind, option: "--state", reader.decode)
+            let result = FileContentProblem.reading(
+                Array(text.text.utf8), as: reader.kind, option: "--state", reader.decode)
             guard case .failure(let problem) = result else {
                 Issue.record("an empty file read as \(reader.kind)")
                 continue

@@ -259,8 +259,8 @@ struct ResumeHintTests {
     }
 
     @Test(arguments: [("plain", "plain"), ("a b", "'a b'"), ("it's", #"'it'\''s'"#), ("\u{1B}[2J", #"$'\e[2J'"#)])
-    func wordsAreQuotedForTheShellAndTheTerminal(word: String, quoted: String) {
-        #expect(ShellWord.quote(word) == quoted)
+    func wordsAreQuotedForTheShellAndTheTerminal(word: LoggedText, quoted: String) {
+        #expect(ShellWord.quote(word.text) == quoted)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import gh_users
@@ -32,10 +33,10 @@ struct TokenAndAPIURLTests {
         ("GH_TOKEN", "ghp_first\u{200B}second", "holds a character outside ASCII"),
         ("GH_TOKEN", "\u{FEFF}ghp_firstsecond", "holds a character outside ASCII"),
     ])
-    func aTokenThatCannotBeAHeaderIsRefusedNamingTheVariable(name: String, value: String, problem: String) throws {
+    func aTokenThatCannotBeAHeaderIsRefusedNamingTheVariable(name: String, value: LoggedText, problem: String) throws {
         let error = try #require(
             usageError { () throws(UsageError) in
-                try ConnectionSettings.resolve(apiURL: nil, environment: [name: value])
+                try ConnectionSettings.resolve(apiURL: nil, environment: [name: value.text])
             })
         #expect(error.message.hasPrefix("\(name) \(problem)"))
         #expect(!error.message.contains("ghp_first"))
@@ -149,10 +150,10 @@ struct TokenAndAPIURLTests {
         ("tok\n1234", "the token file holds a line break"),
         ("\u{FEFF}\u{FEFF}tok", "the token file holds a character outside ASCII"),
     ])
-    func aTokenFileThatCannotBeAHeaderIsRefused(contents: String, message: String) throws {
+    func aTokenFileThatCannotBeAHeaderIsRefused(contents: LoggedText, message: String) throws {
         let error = try #require(
             usageError { () throws(UsageError) in
-                try ConnectionSettings.resolve(apiURL: nil, tokenFileContents: contents, environment: [:])
+                try ConnectionSettings.resolve(apiURL: nil, tokenFileContents: contents.text, environment: [:])
             })
         #expect(error.message.hasPrefix(message))
         #expect(!error.message.contains("1234"))
@@ -218,9 +219,9 @@ struct TokenAndAPIURLTests {
         "http://127.0.0.1:8080/\u{01}", "https://ghe.example/api/v3\u{7F}", "https://ghe.example/a\u{85}",
         "http://127.0.0.1:8080/ x", "http://127.0.0.1:8080/\u{200B}", "https://ghe.example/api/v3\n",
     ])
-    func aControlCharacterIsAUsageError(text: String) throws {
+    func aControlCharacterIsAUsageError(text: LoggedText) throws {
         let error = try #require(
-            usageError { () throws(UsageError) in try ConnectionSettings.resolve(apiURL: text, environment: [:]) })
+            usageError { () throws(UsageError) in try ConnectionSettings.resolve(apiURL: text.text, environment: [:]) })
         #expect(
             error.message.hasSuffix("': it holds a control character, a space or an invisible character"),
             "\(error.message)")

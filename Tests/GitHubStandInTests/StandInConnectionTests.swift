@@ -51,11 +51,11 @@ import Testing
         "GET /users/octocat HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
         "GET /users/octocat HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n", "THIS IS NOT HTTP\r\n\r\n",
     ])
-    func aConnectionIsClosedAfterTheAnswerWhenAskedOrOnHTTP10OrGarbage(request: String) throws {
+    func aConnectionIsClosedAfterTheAnswerWhenAskedOrOnHTTP10OrGarbage(request: LoggedText) throws {
         let connection = try RawHTTPConnection(port: server.port)
-        try connection.write(request)
+        try connection.write(request.text)
         let response = try connection.readResponse()
-        #expect(response.status == (request.hasPrefix("GET") ? 200 : 400))
+        #expect(response.status == (request.text.hasPrefix("GET") ? 200 : 400))
         #expect(response.header("Connection") == "close")
         #expect(connection.peerClosed())
         #expect(try RawHTTPConnection(port: server.port).request("GET", "/users/octocat").status == 200)

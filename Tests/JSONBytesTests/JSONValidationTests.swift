@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import JSONBytes
@@ -14,8 +15,8 @@ struct JSONValidationTests {
         #"{"a":[1,-0,0.5,-1.25e+10,3E-2,12345678901234567890123],"b":{"c":[true,false,null]}}"#,
         #"["\" \\ \/ \b \f \n \r \t \u00e9 \uD83D\uDE00 \u0000"]"#, "[\"é 中 😀 \u{10FFFF}\"]",
     ])
-    func validDocumentsPass(text: String) {
-        #expect(flaw(text) == nil)
+    func validDocumentsPass(text: LoggedText) {
+        #expect(flaw(text.text) == nil)
     }
 
     @Test(arguments: [
@@ -42,8 +43,8 @@ struct JSONValidationTests {
         (#"[1] [2]"#, 4, "more after the document"),
         (#"[{"a":1]"#, 7, "expected ',' or '}'"),
     ])
-    func flawsAreNamedWhereTheyStart(text: String, offset: Int, reason: String) {
-        #expect(flaw(text) == .notJSON(offset: offset, reason: reason))
+    func flawsAreNamedWhereTheyStart(text: LoggedText, offset: Int, reason: String) {
+        #expect(flaw(text.text) == .notJSON(offset: offset, reason: reason))
     }
 
     /// Bytes that are not UTF-8 inside a string: a stray continuation byte, a cut sequence, overlong forms, a
