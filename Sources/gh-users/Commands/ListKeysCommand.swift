@@ -17,9 +17,11 @@ struct ListKeysCommand: AccountRecordsCommand {
         abstract: "List an account's public SSH keys (GET /users/{username}/keys).",
         usage: "gh-users keys LOGIN [--limit N | --all] [options]",
         discussion: """
-            The table shows each key's id, type and fingerprint, computed here as ssh-keygen -lf prints it
-            (SHA256 of the key), and the key itself cut to fit. A key that does not decode shows '?' as its
-            fingerprint (an empty cell in tsv and csv, null in JSON) and never stops the listing. tsv, csv and JSON carry the keys exactly as GitHub sent them.
+            The table, tsv and csv show each key's id, type and fingerprint, computed here as ssh-keygen -lf
+            prints it (SHA256 of the key), and the key itself (cut to fit in the table, whole elsewhere). JSON
+            is GitHub's records as sent, without the two computed ones: ask for them with --fields. A key that
+            does not decode shows '?' as its fingerprint (an empty cell in tsv and csv, null in JSON) and never
+            stops the listing.
             """,
         arguments: [("LOGIN", "The account whose keys to list.")],
         options: [],

@@ -18,8 +18,8 @@ struct ListSigningKeysCommand: AccountRecordsCommand {
         usage: "gh-users signing-keys LOGIN [--limit N | --all] [options]",
         discussion: """
             Use them to verify the account's SSH-signed commits and tags. The fingerprint is computed here
-            as ssh-keygen -lf prints it; a key that does not decode shows '?' (an
-            empty cell in tsv and csv, null in JSON).
+            as ssh-keygen -lf prints it, in the table, tsv and csv; JSON is GitHub's records as sent, and
+            --fields adds it. A key that does not decode shows '?' (an empty cell in tsv and csv, null in JSON).
             """,
         arguments: [("LOGIN", "The account whose signing keys to list.")],
         options: [],
