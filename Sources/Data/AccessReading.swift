@@ -80,7 +80,7 @@ package struct AccessReading: Sendable {
         var members: [Int64: AccessMember] = [:]
         var viewer: Int64?
         var cursor: String?
-        var asked: Set<String> = []
+        var asked = URLDigests()
         var stale = 0
         repeat {
             let login = organization.value
@@ -95,7 +95,7 @@ package struct AccessReading: Sendable {
             for (id, member) in page.members where members[id] == nil { members[id] = member }
             try AccessSchedule.bounded(members.count, of: "the members'", counting: "people")
             viewer = viewer ?? page.viewer
-            if let next = page.next, !asked.insert(next).inserted { throw AccessSchedule.cycle("the members'") }
+            if let next = page.next, !asked.insert(next) { throw AccessSchedule.cycle("the members'") }
             stale = try AccessSchedule.stale(
                 after: stale, more: page.next != nil, new: members.count > known, of: "the members'")
             cursor = page.next

@@ -33,8 +33,9 @@ struct AccessSchedule {
         /// No such repository: gone since it was listed, or never there.
         var gone = false
         var done = false
-        /// The cursors its collaborators were asked after, until it is whole: one that comes back is a cycle.
-        var cursors: Set<String> = []
+        /// The cursors its collaborators were asked after, by digest, until it is whole: one that comes back is
+        /// a cycle.
+        var cursors = URLDigests()
         /// Pages in a row that brought no one new and said there is more (`staleLimit`).
         var stale = 0
     }
@@ -58,8 +59,8 @@ struct AccessSchedule {
     /// Pages after a cursor, and pages of a refused batch to ask again.
     private var pending: [AccessPageAsk] = []
     private var listingCursor: String?
-    /// The cursors the listing was asked after: one that comes back is a cycle.
-    private var listingCursors: Set<String> = []
+    /// The cursors the listing was asked after, by digest: one that comes back is a cycle.
+    private var listingCursors = URLDigests()
     /// Listing pages in a row that brought no repository new and said there is more (`staleLimit`).
     private var listingStale = 0
     private var listingDone = false
@@ -154,7 +155,7 @@ struct AccessSchedule {
         case .listed(let names, let next, let cost, let total):
             listingInFlight = false
             counted = counted ?? total
-            if let next, !listingCursors.insert(next).inserted { throw Self.cycle("the repository listing's") }
+            if let next, !listingCursors.insert(next) { throw Self.cycle("the repository listing's") }
             listingStale = try Self.stale(
                 after: listingStale, more: next != nil, new: names.contains { position[$0.lowercased()] == nil },
                 of: "the repository listing's")
@@ -180,13 +181,13 @@ struct AccessSchedule {
                         after: slots[index].stale, more: next != nil, new: slots[index].ids.count > known,
                         of: "\(ask.repository)'s collaborators'")
                     if let next {
-                        guard slots[index].cursors.insert(next).inserted else {
+                        guard slots[index].cursors.insert(next) else {
                             throw Self.cycle("\(ask.repository)'s collaborators'")
                         }
                         pending.append(AccessPageAsk(repository: ask.repository, cursor: next))
                     } else {
                         slots[index].done = true
-                        slots[index].cursors = []
+                        slots[index].cursors = URLDigests()
                     }
                 case .unreadable(let reason):
                     slots[index].unreadable = reason
@@ -267,7 +268,7 @@ struct AccessSchedule {
         let slot = slots[index]
         slots[index].edges = []
         slots[index].ids = []
-        slots[index].cursors = []
+        slots[index].cursors = URLDigests()
         handed += 1
         return slot
     }

@@ -1,7 +1,8 @@
-/// URLs remembered by their SHA-256 rather than whole, for a paging loop that must know every next-page URL it
-/// followed to catch a link back to one: GitHub's are under 200 bytes, but a hostile server's may each be 64 KB, and
-/// an endless list of them kept whole grew 7 MB a second (issue 38). Each URL costs 32 bytes here, whatever its
-/// length; two URLs taken for one would need a SHA-256 collision.
+/// URLs (or GraphQL cursors) remembered by their SHA-256 rather than whole, for a paging loop that must know every
+/// next-page URL or cursor it followed to catch a link back to one: GitHub's are under 200 bytes, but a hostile
+/// server's may each be 64 KB, and an endless list of them kept whole grew 7 MB a second (issue 38); `access` kept
+/// its cursors whole until a review's 500 KB ones grew it 26 MB a second. Each costs 32 bytes here, whatever its
+/// length; two taken for one would need a SHA-256 collision.
 package struct URLDigests: Sendable {
     private struct Digest: Hashable, Sendable {
         let words: (UInt64, UInt64, UInt64, UInt64)

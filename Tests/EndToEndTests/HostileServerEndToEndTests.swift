@@ -201,6 +201,81 @@ struct HostileServerEndToEndTests {
         #expect(peakKilobytes < 256 << 10, "peak RSS \(peakKilobytes) KB")
     }
 
+    /// `access` remembers each cursor it asked after, to catch one that comes back, as a 32-byte digest however
+    /// long the server makes it. Kept whole, a review's server of 500 KB cursors grew a run 26 MB a second: here
+    /// 300 pages of members and 300 of a repository's collaborators, each with a cursor of 256 KB, took the peak
+    /// RSS from 46 MB to 119 MB.
+    @Test func accessKeepsTheCursorsItAskedAfterAsDigests() async throws {
+        let pages = 300
+        let padding = String(repeating: "a", count: 256 << 10)
+        let server = try RawTestServer { connection in
+            let query = Self.body(of: connection)
+            let page = query.firstMatch(of: /after: \\"c(\d+)x/).flatMap { Int($0.1) } ?? 0
+            let more = page + 1 < pages
+            let pageInfo = #"{"hasNextPage":\#(more),"endCursor":\#(more ? "\"c\(page + 1)x\(padding)\"" : "null")}"#
+            let rate = #""rateLimit":{"cost":1,"remaining":4999,"resetAt":"2030-01-01T00:00:00Z"}"#
+            let data: String
+            if query.contains("GhUsersAccessMembers") {
+                data =
+                    #"\#(rate),"viewer":{"login":"m0","databaseId":1000},"organization":{"membersWithRole":{"#
+                    + #""pageInfo":\#(pageInfo),"edges":[{"role":"MEMBER","hasTwoFactorEnabled":null,"#
+                    + #""node":{"login":"m\#(page)","databaseId":\#(1000 + page)}}]}}"#
+            } else if query.contains("GhUsersAccessRepositories") {
+                data =
+                    #"\#(rate),"organization":{"repositories":{"totalCount":1,"#
+                    + #""pageInfo":{"hasNextPage":false,"endCursor":null},"#
+                    + #""nodes":[{"name":"big","nameWithOwner":"acme/big","isArchived":false}]}}"#
+            } else {
+                data =
+                    #"\#(rate),"r0":{"collaborators":{"pageInfo":\#(pageInfo),"edges":[{"permission":"READ","#
+                    + #""permissionSources":[{"permission":"READ","roleName":null,"#
+                    + #""source":{"__typename":"Organization","login":"acme"}}],"#
+                    + #""node":{"login":"c\#(page)","databaseId":\#(5000 + page)}}]}}"#
+            }
+            let body = Array(#"{"data":{\#(data)}}"#.utf8)
+            connection.write(
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n"
+                    + "Connection: close\r\n\r\n")
+            connection.write(body)
+            _ = connection.awaitHangUp(seconds: 10)
+        }
+        defer { server.stop() }
+        let result = try await BinaryRunner.shell(
+            BinaryRunner.watchingPeakRSS(
+                #""$GH_USERS" access acme --api-url "$API" --no-cache --format tsv > out 2> err"#) + """
+
+                    cat out
+                    cat err >&2
+                    """,
+            environment: ["API": server.baseURL, "GH_TOKEN": "gho_test"],
+            timeout: 120
+        )
+        let lines = result.stdout.split(separator: "\n")
+        let figures = try #require(lines.first).split(separator: " ")
+        #expect(figures.first == "0", "\(result.stdout.prefix(500)) \(result.stderr)")
+        #expect(lines.count == 1 + pages, "a record for each collaborator")
+        let peakKilobytes = try #require(Int(figures.last ?? ""))
+        #expect(peakKilobytes < 80 << 10, "peak RSS \(peakKilobytes) KB")
+    }
+
+    /// The body of the request `connection` read the head of, as text (a 100-continue answered first).
+    private static func body(of connection: RawTestServer.Connection) -> String {
+        let head = connection.head.lowercased()
+        let field = head.split(whereSeparator: \.isNewline).first { $0.hasPrefix("content-length:") }
+        let length = field.flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) }
+        if head.contains("100-continue") { connection.write("HTTP/1.1 100 Continue\r\n\r\n") }
+        var bytes = [UInt8](repeating: 0, count: length ?? 0)
+        var read = 0
+        while read < bytes.count {
+            let count = bytes[read...].withUnsafeMutableBytes {
+                recv(connection.descriptor, $0.baseAddress, $0.count, 0)
+            }
+            guard count > 0 else { break }
+            read += count
+        }
+        return String(decoding: bytes[..<read], as: UTF8.self)
+    }
+
     @Test func aCompressionBombIsCutAtTheCapAfterInflating() async throws {
         // Under half a megabyte on the wire, 72 MiB once inflated: one account and a sea of JSON whitespace.
         let bomb = DeflateBomb.zlib(prefix: #"[{"login":"bomb","id":1}"#, spaces: 72 << 20, suffix: "]")
