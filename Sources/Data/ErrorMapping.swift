@@ -290,12 +290,23 @@ enum ErrorMapping {
         (text ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
     }
 
+    static let maximumLinkBytes = 8 << 10
+
     /// A `Link` URL, followed only when it is http(s) on the API's own origin (`OriginPolicy`): a next page
     /// from another server would be mixed into the output as GitHub's. Its scheme is written in lower case, as
     /// URLSession asks (`HTTP://` is the same URL, RFC 3986, and failed as "unsupported URL").
     /// A link that is an absolute path (`</api/v3/users?since=2>`, as a rewriting proxy may send: RFC 8288 allows
     /// a relative reference) is on the page's origin, which is the API's: it is read against the API root.
+    /// A link longer than `maximumLinkBytes` (GitHub's are under a few hundred bytes; a search's, under 2 KiB) is
+    /// refused: swift-corelibs-foundation keeps a copy of every URL it is asked for (docs/PERFORMANCE.md), so a
+    /// server's 40 KB links grew a run by 40 KB a page however little gh-users kept of them.
     static func nextPageURL(_ text: String, apiRoot: URL, endpoint: String) throws(DomainError) -> URL {
+        guard text.utf8.count <= maximumLinkBytes else {
+            throw .malformedResponse(
+                endpoint: endpoint,
+                detail: "the next-page link is \(text.utf8.count) bytes long, more than the \(maximumLinkBytes / 1024) "
+                    + "KiB followed (GitHub's are far shorter), so paging stopped there")
+        }
         let absolute = text.hasPrefix("/") && !text.hasPrefix("//") ? OriginPolicy.origin(apiRoot) + text : text
         var components = URLComponents(string: absolute)
         let scheme = components?.scheme?.lowercased()

@@ -138,6 +138,22 @@ struct NextPageLinkTests {
         }
     }
 
+    /// Foundation keeps a copy of every URL asked for: a link past 8 KiB stops the list, where a review's server
+    /// of 40 KB links grew a run 40 KB a page. One of 8 KiB is followed.
+    @Test func aLinkLongerThanAnyGitHubSendsIsRefused() throws {
+        let base = "https://api.github.com/users?since=5&pad="
+        let longest = base + String(repeating: "a", count: 8192 - base.utf8.count)
+        #expect(try ErrorMapping.nextPageURL(longest, apiRoot: root, endpoint: "GET /users").absoluteString == longest)
+        #expect(
+            throws: DomainError.malformedResponse(
+                endpoint: "GET /users",
+                detail: "the next-page link is 8193 bytes long, more than the 8 KiB followed (GitHub's are far "
+                    + "shorter), so paging stopped there")
+        ) {
+            try ErrorMapping.nextPageURL(longest + "a", apiRoot: root, endpoint: "GET /users")
+        }
+    }
+
     @Test(arguments: ["file:///etc/passwd", "not a url", "ftp://api.github.com/users", "FILE:///etc/passwd"])
     func aLinkThatIsNotHTTPIsRefused(link: String) {
         #expect(
