@@ -59,6 +59,24 @@ struct AccessChangesTests {
         #expect(again.status == 0, "\(again.err)")
     }
 
+    /// A repository listed and gone before its read (deleted meanwhile) is left out of the map, so its people's
+    /// access is removed: stderr says which repository went, where before the removals came without a word.
+    @Test func aRepositoryGoneSinceItsListingIsNamedBesideItsRemovals() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let file = folder("octo-org.access.json")
+        #expect(await Self.world(Self.first).run(["access", "octo-org", "--changes", file]).status == 0)
+        let gone = await Self.world(["api": Self.first["api"] ?? []], listing: ["api", "web"]).run([
+            "access", "octo-org", "--changes", file, "--format", "tsv", "--fields", "change,repository,login",
+        ])
+        #expect(gone.status == 0, "\(gone.err)")
+        #expect(gone.out == "removed\tocto-org/web\toctocat\n")
+        #expect(
+            gone.err.hasSuffix(
+                "gh-users: left out of the map, gone when its collaborators were read (deleted or moved since they "
+                    + "were listed): octo-org/web.\n"), "\(gone.err)")
+    }
+
     /// The organization typed in another case is the same map, and the file keeps its spelling: a run with no
     /// change leaves it byte for byte (before, `access Octo-Org` and `access octo-org` rewrote "of" in turn; a
     /// review's find).

@@ -379,13 +379,18 @@ struct AccessCommandTests {
     }
 
     /// A listed repository gone before its read is no failure, and the map without it is the map: when every one
-    /// went, an empty map (`[]`, exit 0), not the nothing of a map of `--repo`s none of which is there.
+    /// went, an empty map (`[]`, exit 0), not the nothing of a map of `--repo`s none of which is there. stderr
+    /// names them: before, they went without a word, and a `--changes` reported their people removed unexplained.
     @Test func repositoriesAllGoneSinceTheirListingAreAnEmptyMap() async {
         let world = AccessWorld(
             organization: "octo-org", members: Self.members, collaborators: [:], listing: ["gone", "went"])
         let run = await Self.harness(world).run(["access", "octo-org", "--json"])
         #expect(run.status == 0, "\(run.err)")
         #expect(run.out == "[]\n")
+        #expect(
+            run.err.hasPrefix(
+                "gh-users: left out of the map, gone when their collaborators were read (deleted or moved since they "
+                    + "were listed): octo-org/gone, octo-org/went.\n"), "\(run.err)")
     }
 
     /// GraphQL answers 200 for an organization there is none of: the message says so, not HTTP 404.

@@ -367,6 +367,7 @@ extension AccessCommand {
         file.closingNote(
             firstRun: previous == nil, changed: !changes.isEmpty, listed: words, count: snapshot.count,
             noun: "record", reports: "the access added, removed or changed", io: io)
+        if let note = goneNote(summary.missing) { io.writeErr(note) }
         return .success
     }
 }

@@ -311,6 +311,18 @@ struct AccessCommand: GitHubCommand {
         return names.map { .notFound(resource: "repository '\($0)'", byGraphQL: true) }
     }
 
+    /// The listed repositories GitHub found no more when their collaborators were read (deleted, or moved away,
+    /// meanwhile), said: the map leaves them out, so a `--changes` that reports their people removed says why.
+    /// Nil for none, and with `--repo`, whose names not there are `missing`'s failures.
+    func goneNote(_ names: [String]) -> String? {
+        guard repositories.isEmpty, !names.isEmpty else { return nil }
+        let shown = names.prefix(5).joined(separator: ", ") + (names.count > 5 ? " and \(names.count - 5) more" : "")
+        let their = names.count == 1 ? "its" : "their"
+        return TerminalSanitizer.sanitize(
+            "gh-users: left out of the map, gone when \(their) collaborators were read (deleted or moved since "
+                + "they were listed): \(shown).") + "\n"
+    }
+
     /// Whether `record` passes the filters. `--affiliation` keeps only the records whose affiliation is known to
     /// be the one it names: a null one is none of them.
     func keeps(_ record: AccessRecord) -> Bool {

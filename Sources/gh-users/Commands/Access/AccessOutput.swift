@@ -150,6 +150,7 @@ struct AccessOutput: AccessRecordSink {
             return outcome
         }
         if let note = command.affiliationNote(unknownAffiliations) { io.writeErr(note) }
+        if let note = command.goneNote(recorded?.missing ?? summary.missing) { io.writeErr(note) }
         let missing = command.missing(recorded?.missing ?? summary.missing)
         let unreadable = recorded?.unreadable ?? summary.unreadable
         if writer.recordsWritten == 0, unreadable.isEmpty, missing.isEmpty,
