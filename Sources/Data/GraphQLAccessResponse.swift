@@ -143,11 +143,11 @@ enum GraphQLAccessResponse {
                 throw answer.malformed("a page of \(pages[index].repository)'s collaborators without its edges")
             }
             for edge in connectionEdges {
-                guard let edge, let made = accessEdge(edge) else {
-                    throw answer.malformed(
-                        "a collaborator of \(pages[index].repository) without its login, id, permission or sources")
+                switch accessEdge(edge) {
+                case .success(let made): edges.append(made)
+                case .failure(let flaw):
+                    throw answer.malformed("\(flaw.text), in \(pages[index].repository)'s collaborators")
                 }
-                edges.append(made)
             }
             let next = try answer.nextCursor(
                 hasNextPage: connection.pageInfo?.hasNextPage, endCursor: connection.pageInfo?.endCursor)
@@ -209,16 +209,42 @@ enum GraphQLAccessResponse {
         return (names, data.rateLimit?.cost)
     }
 
-    private static func accessEdge(_ edge: GraphQLAccessBatchDTO.Edge) -> AccessEdge? {
-        guard let login = edge.node?.login, !login.isEmpty, let id = edge.node?.databaseId,
-            let permission = edge.permission.flatMap({ RepositoryPermissionLevel(rawValue: $0.lowercased()) })
-        else { return nil }
+    /// What is wrong with a collaborator's edge, said in the malformed answer: a permission or a kind of source
+    /// GitHub has added since (a new role, an enterprise's teams) is named, not taken for a missing field.
+    struct EdgeFlaw: Error { let text: String }
+
+    private static func accessEdge(_ edge: GraphQLAccessBatchDTO.Edge?) -> Result<AccessEdge, EdgeFlaw> {
+        guard let edge, let login = edge.node?.login, !login.isEmpty, let id = edge.node?.databaseId else {
+            return .failure(EdgeFlaw(text: "a collaborator without its login or id"))
+        }
+        let named = "the collaborator " + quoted(login)
+        guard let given = edge.permission else { return .failure(EdgeFlaw(text: named + " has no permission")) }
+        guard let permission = RepositoryPermissionLevel(rawValue: given.lowercased()) else {
+            return .failure(
+                EdgeFlaw(
+                    text: "\(named) has the permission \(quoted(given)), none of read, triage, write, maintain, admin"))
+        }
         var sources: [AccessRecord.Source] = []
         for source in edge.permissionSources ?? [] {
-            guard let source, let made = Self.source(source) else { return nil }
+            guard let source, let made = Self.source(source) else {
+                let kind = source?.source?.typename
+                guard let kind, !["Organization", "Team", "Repository"].contains(kind) else {
+                    return .failure(EdgeFlaw(text: "\(named) has a permission source without its kind, name or role"))
+                }
+                return .failure(
+                    EdgeFlaw(
+                        text:
+                            "\(named) has a permission source of the kind \(quoted(kind)), none of Organization, Team, "
+                            + "Repository"))
+            }
             sources.append(made)
         }
-        return AccessEdge(login: login, id: id, permission: permission, sources: sources)
+        return .success(AccessEdge(login: login, id: id, permission: permission, sources: sources))
+    }
+
+    /// A value GitHub sent, quoted and cut to 60 characters for a message.
+    private static func quoted(_ text: String) -> String {
+        "'" + (text.count > 60 ? text.prefix(59) + "…" : text) + "'"
     }
 
     /// A `PermissionSource`: its granter by kind and name, and the role it grants: `roleName` where GitHub gives

@@ -393,6 +393,31 @@ struct AccessCommandTests {
                     + "were listed): octo-org/gone, octo-org/went.\n"), "\(run.err)")
     }
 
+    /// A permission or a kind of permission source GitHub adds (a new role, an enterprise's teams) fails the map,
+    /// as an answer gh-users cannot read does, naming what it is: before, "without its login, id, permission or
+    /// sources", of a collaborator that had all four (a review's find).
+    @Test(arguments: [
+        (
+            AccessBodies.Collaborator("hubot", 2, "SECURITY_MANAGER", [org]),
+            "the collaborator 'hubot' has the permission 'SECURITY_MANAGER', none of read, triage, write, maintain, admin"
+        ),
+        (
+            AccessBodies.Collaborator("hubot", 2, "READ", [AccessBodies.Source("Enterprise", "acme", "READ")]),
+            "the collaborator 'hubot' has a permission source of the kind 'Enterprise', none of Organization, "
+                + "Team, Repository"
+        ),
+    ])
+    func aPermissionGitHubAddedIsNamed(collaborator: AccessBodies.Collaborator, flaw: String) async {
+        let world = AccessWorld(organization: "octo-org", members: Self.members, collaborators: ["api": [collaborator]])
+        let run = await Self.harness(world).run(["access", "octo-org"])
+        #expect(run.status == 1)
+        #expect(run.out.isEmpty)
+        #expect(
+            run.err.hasPrefix(
+                "gh-users: malformed response from POST /graphql: \(flaw), in octo-org/api's collaborators"),
+            "\(run.err)")
+    }
+
     /// GraphQL answers 200 for an organization there is none of: the message says so, not HTTP 404.
     @Test func anUnknownOrganizationIsExit3() async {
         let harness = CommandHarness.signedIn()
