@@ -79,6 +79,7 @@ enum ResponseDecoder {
     /// A page of records that need no typed field: each element's bytes, and its numeric `id` when it has one.
     @Sendable static func records(_ body: ResourceBody) throws(DomainError) -> Page<Record> {
         if body.noContent { return .noContent }
+        try refuseOversizedItems(body.bytes, endpoint: body.label)
         let elements = try elements(body.bytes, endpoint: body.label)
         // Every record is an object, as every account of a list is: a null, a number or an array is no record.
         for (index, range) in elements.enumerated() where body.bytes[range.lowerBound] != UInt8(ascii: "{") {
@@ -108,6 +109,7 @@ enum ResponseDecoder {
         scanning: Bool = true,
         map: (DTO, RawJSON) -> Entity
     ) throws(DomainError) -> [Entity] {
+        try refuseOversizedItems(bytes, endpoint: endpoint)
         if scanning, let entities = scannedItems(bytes: bytes, as: type, map: map) { return entities }
         if bytes.count > threshold { return try itemsOneByOne(bytes: bytes, endpoint: endpoint, as: type, map: map) }
         let dtos: [DTO]

@@ -32,6 +32,25 @@ struct LargePageDecodingTests {
         #expect(oneByOne.map(\.raw) == whole.map(\.raw))
     }
 
+    /// An item past 1 MiB is refused before the page is read, as one object answered alone is: a review's
+    /// account with a 50 MB bio took 203 MB, one of 4 million small keys 479 MB. An item of 1 MiB is read.
+    @Test(arguments: [Int.max, 0])
+    func anItemPastAMebibyteIsRefusedUnread(threshold: Int) throws {
+        func page(bio: Int) -> [UInt8] {
+            let item =
+                #"{"login":"big","id":2,"type":"User","site_admin":false,"bio":"\#(String(repeating: "a", count: bio))"}"#
+            return Array(#"[{"login":"a","id":1,"type":"User","site_admin":false},"#.utf8) + Array(item.utf8) + [0x5D]
+        }
+        let fits = (1 << 20) - #"{"login":"big","id":2,"type":"User","site_admin":false,"bio":""}"#.utf8.count
+        #expect(try Self.users(page(bio: fits), oneByOneFrom: threshold).count == 2)
+        #expect(
+            throws: DomainError.malformedResponse(
+                endpoint: "GET /users",
+                detail: "item 2 is one object of 1048577 bytes, where GitHub's are a few kilobytes (1 MiB at most is "
+                    + "read)")
+        ) { try Self.users(page(bio: fits + 1), oneByOneFrom: threshold) }
+    }
+
     @Test func aBrokenItemIsNamed() {
         do {
             _ = try Self.users(Self.page(50, broken: 17), oneByOneFrom: 0)
