@@ -65,6 +65,8 @@ struct AccessSchedule {
     private var listingStale = 0
     private var listingDone = false
     private var listingInFlight = false
+    /// The people held in repositories not yet handed on (`heldBudget`).
+    private(set) var held = 0
     /// How many repositories the listing's first page counts (`totalCount`).
     private(set) var counted: Int?
     private var sizing: GraphQLBatchSizing
@@ -122,6 +124,7 @@ struct AccessSchedule {
             listingInFlight = true
             return .listing(after: listingCursor)
         }
+        if held > Self.heldBudget { return nextWorkWithin() }
         var asks: [AccessPageAsk] = []
         let places = listingDone ? rank : position
         pending.sort { (places[$0.repository.lowercased()] ?? 0) < (places[$1.repository.lowercased()] ?? 0) }
@@ -138,6 +141,28 @@ struct AccessSchedule {
             freshStart = 0
         }
         return asks.isEmpty ? nil : .batch(asks)
+    }
+
+    /// The people the repositories not yet handed on may hold before only the next to hand on is asked for: a
+    /// repository is handed on whole, in the map's order, so those read ahead of it wait in memory, and a server
+    /// whose every repository lists people without end (each up to `maximumListed`) grew a run to 2.75 GB with 20
+    /// of them. A budget of about 150 MB of records; GitHub's repositories, of up to a few hundred people a page
+    /// of them, never come near it. Task-local so a test can lower it.
+    @TaskLocal package static var heldBudget = 1_000_000
+
+    /// Past the budget: a page of the next repository to hand on alone (its first, or the one after its last
+    /// read), once the map's order is known, and none while one is in flight. Handed on, it takes its people
+    /// out of memory, and the batches go on as before once under the budget.
+    private mutating func nextWorkWithin() -> AccessWork? {
+        guard listingDone, handed < order.count else { return nil }
+        let next = order[handed]
+        if let index = pending.firstIndex(where: { position[$0.repository.lowercased()] == next }) {
+            return .batch([pending.remove(at: index)])
+        }
+        guard freshStart < fresh.count, fresh[freshStart] == next else { return nil }
+        freshStart += 1
+        begun += 1
+        return .batch([AccessPageAsk(repository: slots[next].repository, cursor: nil)])
     }
 
     /// Whether the repository at `slot` may be begun: before the listing is whole, while fewer than the lookahead
@@ -174,6 +199,7 @@ struct AccessSchedule {
                     let known = slots[index].ids.count
                     for edge in edges where slots[index].ids.insert(edge.id).inserted {
                         slots[index].edges.append(edge)
+                        held += 1
                     }
                     try Self.bounded(
                         slots[index].ids.count, of: "\(ask.repository)'s collaborators'", counting: "people")
@@ -266,6 +292,7 @@ struct AccessSchedule {
         guard listingDone, handed < order.count, slots[order[handed]].done else { return nil }
         let index = order[handed]
         let slot = slots[index]
+        held -= slot.edges.count
         slots[index].edges = []
         slots[index].ids = []
         slots[index].cursors = URLDigests()

@@ -300,6 +300,39 @@ struct AccessReadingTests {
         #expect(schedule.isFinished)
     }
 
+    /// Past the budget of people held, only the next repository to hand on is asked for, a page at a time, until
+    /// handing it on brings the held back under; then batches go on. Before, every repository begun was continued
+    /// at once: a server whose 20 repositories each listed people without end grew a run to 2.75 GB.
+    @Test func pastTheBudgetOnlyTheNextRepositoryToHandOnIsAsked() throws {
+        func people(_ from: Int) -> [AccessEdge] {
+            (from..<from + 60).map { AccessEdge(login: "u\($0)", id: Int64($0), permission: .read, sources: []) }
+        }
+        try AccessSchedule.$heldBudget.withValue(100) {
+            var schedule = AccessSchedule(batchSize: 10, lookahead: 10)
+            #expect(schedule.nextWork() == .listing(after: nil))
+            _ = try schedule.take(.listed(names: ["o/c", "o/a", "o/b"], next: nil, cost: nil, total: nil))
+            let first = ["o/a", "o/b", "o/c"].map { AccessPageAsk(repository: $0, cursor: nil) }
+            #expect(schedule.nextWork() == .batch(first))
+            let answers = (0..<3).map { AccessPageAnswer.page(people($0 * 1000), next: "p2") }
+            _ = try schedule.take(.answered(first, answers, cost: 1))
+            #expect(schedule.held == 180)
+            // Over the budget: o/a alone, and nothing more while its page is out.
+            #expect(schedule.nextWork() == .batch([AccessPageAsk(repository: "o/a", cursor: "p2")]))
+            #expect(schedule.nextWork() == nil)
+            _ = try schedule.take(
+                .answered([AccessPageAsk(repository: "o/a", cursor: "p2")], [.page(people(500), next: nil)], cost: 1))
+            #expect(schedule.nextDone()?.repository == "o/a")
+            #expect(schedule.nextDone() == nil)
+            // 120 held: still over, so o/b alone; once it is handed on, 60 held, and the batch goes on.
+            #expect(schedule.nextWork() == .batch([AccessPageAsk(repository: "o/b", cursor: "p2")]))
+            _ = try schedule.take(
+                .answered([AccessPageAsk(repository: "o/b", cursor: "p2")], [.page([], next: nil)], cost: 1))
+            #expect(schedule.nextDone()?.repository == "o/b")
+            #expect(schedule.held == 60)
+            #expect(schedule.nextWork() == .batch([AccessPageAsk(repository: "o/c", cursor: "p2")]))
+        }
+    }
+
     /// A resumed map leaves out its last repository written and every one before it, whatever the case either
     /// is spelt in (GitHub's names are unique case aside), and GitHub's listing order does not matter.
     @Test func aResumedMapLeavesOutWhatWasWrittenCaseAside() throws {
