@@ -255,10 +255,21 @@ package struct RateLimitInfo: Sendable, Equatable {
     /// When `Retry-After` says to come back: `now` plus the wait.
     package let retryAt: HeaderField<Date>
 
+    /// `reset` and a `Retry-After` date are GitHub's times: where the answer's `Date` shows GitHub's clock more
+    /// than `RetrySchedule.resetGrace` from `now`, they are moved by the difference, so a wait is as long as
+    /// GitHub means on a clock behind or ahead of it (20 minutes behind made a reset 2 s away "in 20m 2s",
+    /// refused past `--max-wait`), and `reset` is a time on this clock.
     package init(_ response: HTTPResponse, now: Date) {
+        let gitHubNow = response.headers["date"].flatMap { HTTPDate.parse($0, now: now) }
+        let ahead = gitHubNow.map { now.timeIntervalSince($0) }.flatMap {
+            abs($0) > RetrySchedule.resetGrace ? $0 : nil
+        }
         remaining = HeaderValue.count(response.headers["x-ratelimit-remaining"], name: "x-ratelimit-remaining")
-        reset = HeaderValue.epochTime(response.headers["x-ratelimit-reset"], name: "x-ratelimit-reset")
-        retryAfter = HeaderValue.retryAfter(response.headers["retry-after"], now: now)
+        switch HeaderValue.epochTime(response.headers["x-ratelimit-reset"], name: "x-ratelimit-reset") {
+        case .valid(let time): reset = .valid(time.addingTimeInterval(ahead ?? 0))
+        case let other: reset = other
+        }
+        retryAfter = HeaderValue.retryAfter(response.headers["retry-after"], now: now - (ahead ?? 0))
         switch retryAfter {
         case .absent: retryAt = .absent
         case .malformed(let reason): retryAt = .malformed(reason)

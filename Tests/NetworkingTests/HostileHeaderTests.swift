@@ -147,6 +147,37 @@ struct HostileRetryScheduleTests {
                 == .retry(after: .seconds(2), reason: .status(503)))
     }
 
+    /// helper-268: resets and Retry-After dates are GitHub's times, and were read against this clock alone: 20
+    /// minutes behind, a reset 2 s away was a wait of 20m 2s, refused past `--max-wait` (exit 5); 10 minutes
+    /// ahead, one 30 s away was passed, so waited a minute. GitHub's `Date` tells its clock.
+    @Test func aClockBehindOrAheadOfGitHubsWaitsWhatGitHubMeans() {
+        let policy = RetryPolicy(waitOnPrimaryLimit: true)
+        // This clock: 22:13:20.
+        func spent(gitHubNow: String, reset: Int) -> HTTPResponse {
+            response(
+                403,
+                [
+                    ("Date", "Tue, 14 Nov 2023 \(gitHubNow) GMT"), ("x-ratelimit-remaining", "0"),
+                    ("x-ratelimit-reset", String(reset)),
+                ])
+        }
+        let behind = spent(gitHubNow: "22:33:20", reset: 1_700_001_202)
+        #expect(
+            decide(behind, policy: policy)
+                == .retry(after: .seconds(3), reason: .primaryRateLimit(resetAt: clockNow.addingTimeInterval(2))))
+        #expect(RateLimitInfo(behind, now: clockNow).reset == .valid(clockNow.addingTimeInterval(2)))
+        let ahead = spent(gitHubNow: "22:03:20", reset: 1_699_999_430)
+        #expect(
+            decide(ahead, policy: policy)
+                == .retry(after: .seconds(31), reason: .primaryRateLimit(resetAt: clockNow.addingTimeInterval(30))))
+        // A second apart is the answer's way here: the reset is read as sent.
+        let near = spent(gitHubNow: "22:13:21", reset: 1_700_000_030)
+        #expect(RateLimitInfo(near, now: clockNow).reset == .valid(clockNow.addingTimeInterval(30)))
+        let dated = response(
+            429, [("Date", "Tue, 14 Nov 2023 22:33:20 GMT"), ("Retry-After", "Tue, 14 Nov 2023 22:33:27 GMT")])
+        #expect(decide(dated) == .retry(after: .seconds(7), reason: .secondaryRateLimit))
+    }
+
     @Test func aMalformedRetryAfterOnAFiveHundredOnlyLosesTheHint() {
         let hostile = response(503, [("Retry-After", "1e308")])
         #expect(
