@@ -226,6 +226,7 @@ enum ResponseDecoder {
             incompleteResults: envelope.incompleteResults ?? false
         )
         page.bodyBytes = bytes.count
+        page.answeredAt = body.headers["date"].flatMap { HTTPDate.parse($0) }
         return page
     }
 

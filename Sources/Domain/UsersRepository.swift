@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where the next page comes from: the `rel="next"` URL exactly as GitHub gave it.
 package struct PageCursor: Sendable, Equatable {
     package let url: String
@@ -27,6 +29,9 @@ package struct Page<Item: Sendable>: Sendable {
     /// What a list a command prepares has to say once it ends, as it stands after this page (a split search's
     /// query count), for stderr; GitHub's own pages say nothing.
     package var closingNotes: [String] = []
+    /// GitHub's clock when it answered (its `Date`), where a decoder reads it: a split search's plan reaches
+    /// GitHub's today on a machine whose clock is behind.
+    package var answeredAt: Date?
 
     package init(
         items: [Item], next: PageCursor?, totalCount: Int? = nil, incompleteResults: Bool = false,

@@ -75,6 +75,32 @@ struct SearchSplitPlannerTests {
         #expect(planner.next() == nil)
     }
 
+    /// helper-268: a clock years behind GitHub's planned through its own tomorrow, and the accounts created since
+    /// were never asked for (535 of 6,033 written, exit 0). GitHub's clock in an answer extends the plan: the
+    /// pieces still come in created order, and together hold every account.
+    @Test func gitHubsClockAheadOfThisOneExtendsThePlanThroughItsTomorrow() {
+        let later = newYear2015 + 400 * day
+        let fake = FakeCreations(seconds: (0..<3_000).map { newYear2015 - 300 * day + Int64($0) * 20_000 })
+        #expect(fake.seconds.contains { $0 > newYear2015 + 2 * day })
+        var planner = SearchSplitPlanner(now: Date(timeIntervalSince1970: TimeInterval(newYear2015)))
+        var asked: [(range: CreatedRange, verdict: SearchSplitPlanner.Verdict)] = []
+        while let range = planner.next() {
+            // Each answer carries GitHub's clock, 400 days on; saying it again extends nothing more.
+            planner.reach(gitHubNow: Date(timeIntervalSince1970: TimeInterval(later)))
+            asked.append((range, planner.counted(fake.count(range))))
+        }
+        let pieces = asked.filter { $0.verdict == .page }.map(\.range)
+        #expect(pieces.map(fake.count).reduce(0, +) == 3_000)
+        #expect(zip(pieces, pieces.dropFirst()).allSatisfy { $0.last < $1.first })
+        #expect(pieces.last?.last == later + 2 * day - 1)
+        // A clock of GitHub's behind this one's changes nothing.
+        var behind = SearchSplitPlanner(now: Date(timeIntervalSince1970: TimeInterval(newYear2015)))
+        #expect(behind.next() == CreatedRange(SearchSplitPlanner.gitHubFirstDay, newYear2015 + 2 * day - 1))
+        behind.reach(gitHubNow: Date(timeIntervalSince1970: TimeInterval(newYear2015 - 30 * day)))
+        #expect(behind.counted(0) == .page)
+        #expect(behind.next() == nil)
+    }
+
     @Test func piecesHoldAtMostTheCapInCreatedOrderAndCoverEveryAccountOnce() {
         // 5,500 accounts over about 190 days of 2008.
         let start: Int64 = 1_199_145_600

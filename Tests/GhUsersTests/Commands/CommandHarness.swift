@@ -38,6 +38,8 @@ struct CommandHarness {
     /// A cache folder the runs share, for a second run that revalidates the first's answers; nil gives each run
     /// a fresh one, removed after it.
     var cacheDirectory: URL?
+    /// The machine's clock for this harness's runs (`now` unless a test sets it wrong).
+    var clock = CommandHarness.now
 
     /// A harness whose runs have `CommandRequestTests.token` in `GH_TOKEN`.
     static func signedIn() -> CommandHarness {
@@ -63,6 +65,7 @@ struct CommandHarness {
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-command-\(UUID())")
         defer { if cacheDirectory == nil { try? FileManager.default.removeItem(at: cache) } }
         var variables = environment
+        let now = clock
         variables["XDG_CACHE_HOME"] = cache.path
         let (io, out, err) = IOStreams.test(stdoutTTY: stdoutTTY, stderrTTY: stderrTTY, width: width)
         stdoutSoFar.attach(out)
@@ -71,13 +74,13 @@ struct CommandHarness {
             io: io,
             environment: variables,
             logger: Logger(label: "gh-users", handler: log),
-            now: { Self.now },
+            now: { now },
             makeGitHub: { request in
                 // No wait is slept: a retry's backoff or a rate limit's countdown passes at once, and a rate-limit
                 // wait is announced on the session's stderr as the live wiring announces it.
-                let announcer = WaitAnnouncer(io: request.io, now: { Self.now }, pause: { _ in })
+                let announcer = WaitAnnouncer(io: request.io, now: { now }, pause: { _ in })
                 let clock = RetryClock(
-                    now: { Self.now }, random: { 0 },
+                    now: { now }, random: { 0 },
                     sleep: { duration, reason in try await announcer.sleep(duration, reason: reason) })
                 return AppEnvironment.gitHub(request, transport: transport, clock: clock)
             },

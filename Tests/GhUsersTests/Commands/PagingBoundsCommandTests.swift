@@ -134,6 +134,24 @@ struct SplitCountsCommandTests {
         #expect(written.count == Set(written).count && written.count == searches.count - 2)
     }
 
+    /// helper-268: a machine's clock behind GitHub's planned the split through its own tomorrow, and the accounts
+    /// created since were never asked for, exit 0. GitHub's `Date` (the harness's clock is 2027-01-15; GitHub's
+    /// 60 days on) carries the plan through GitHub's tomorrow.
+    @Test func aClockBehindGitHubsStillReachesEveryAccount() async throws {
+        let github = ScriptedAnswers { _, index in
+            var answer = ScriptedAnswers.search(total: "1", ids: [index + 1])
+            answer.headers["Date"] = "Tue, 16 Mar 2027 08:00:00 GMT"
+            return answer
+        }
+        let result = await split(github)
+        #expect(result.status == 0, "\(result.err)")
+        #expect(
+            github.searches == [
+                "type:user created:2007-10-20..2027-01-16", "type:user created:2027-01-17..2027-03-17",
+            ])
+        #expect(ids(result.out) == [1, 2])
+    }
+
     @Test func theLargestCountEverywhereEndsAtOneSecond() async throws {
         let github = ScriptedAnswers { _, index in
             ScriptedAnswers.search(total: "9223372036854775807", ids: [index + 1])

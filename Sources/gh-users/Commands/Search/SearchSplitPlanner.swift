@@ -102,6 +102,8 @@ struct SearchSplitPlanner: Sendable {
 
     /// The last element is the next range, in created order.
     private var pending: [Pending]
+    /// The last second the plan reaches.
+    private var last: Int64
     private var current: Pending?
     private let cap: Int
     /// First halves counted above their whole, in the order met.
@@ -110,14 +112,28 @@ struct SearchSplitPlanner: Sendable {
     /// From GitHub's first day through the end of the UTC day after the one `now` falls in, so that a clock
     /// behind GitHub's (by up to a day) misses no account created since its midnight; the empty day costs a count.
     init(now: Date, cap: Int = UserSearchQuery.maximumResults) {
-        let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
-        let endOfDay = (seconds / CreatedRange.day + 2) * CreatedRange.day - 1
-        self.init(range: CreatedRange(Self.gitHubFirstDay, max(endOfDay, Self.gitHubFirstDay)), cap: cap)
+        self.init(range: CreatedRange(Self.gitHubFirstDay, Self.endOfTomorrow(now)), cap: cap)
     }
 
     init(range: CreatedRange, cap: Int = UserSearchQuery.maximumResults) {
         pending = [Pending(range: range)]
+        last = range.last
         self.cap = cap
+    }
+
+    private static func endOfTomorrow(_ now: Date) -> Int64 {
+        let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
+        return max((seconds / CreatedRange.day + 2) * CreatedRange.day - 1, gitHubFirstDay)
+    }
+
+    /// GitHub's clock (an answer's `Date`) past the end of the UTC day after the one this plan ends on: the
+    /// machine's clock is behind, and the accounts created since are planned as a range of their own, after the
+    /// others (a clock two years behind had planned none of them, and the search ended with exit 0).
+    mutating func reach(gitHubNow: Date) {
+        let end = Self.endOfTomorrow(gitHubNow)
+        guard end > last else { return }
+        pending.insert(Pending(range: CreatedRange(last + 1, end)), at: 0)
+        last = end
     }
 
     /// The next range whose count (its first page) is needed; nil when every range is done.

@@ -89,6 +89,7 @@ final class SplitUserSearch: PageSource, @unchecked Sendable {
             let total = page.totalCount ?? page.items.count
             let handed: Page<User>? = try withLock { () throws(DomainError) -> Page<User>? in
                 tally = nil
+                if let gitHubNow = page.answeredAt { planner.reach(gitHubNow: gitHubNow) }
                 switch planner.counted(total, exact: !page.incompleteResults) {
                 case .notACount:
                     throw .malformedResponse(
