@@ -78,6 +78,22 @@ struct ContributionsCommandTests {
         #expect(harness.http.received.isEmpty)
     }
 
+    /// helper-268: on a clock before October 2007, with no --from or --to given, the default span said
+    /// "--from 2007-10-01 comes after --to 1970-01-01"; it names the clock.
+    @Test(arguments: [["contributions", "octocat"], ["star-history", "octocat/Hello-World"]])
+    func aClockBeforeGitHubBeganIsNamedNotAnOption(_ arguments: [String]) async {
+        var harness = CommandHarness.signedIn()
+        harness.clock = Date(timeIntervalSince1970: 0)
+        let run = await harness.run(arguments)
+        #expect(run.status == 64)
+        #expect(
+            run.err.contains(
+                "this machine's clock says today is 1970-01-01 (UTC), before GitHub began (2007-10-01)"),
+            "\(run.err)")
+        #expect(!run.err.contains("--from"), "\(run.err)")
+        #expect(harness.http.received.isEmpty)
+    }
+
     @Test func aSpentGraphQLLimitIsExitFiveWithTheWaitHint() async {
         let harness = CommandHarness.signedIn()
         harness.expect(

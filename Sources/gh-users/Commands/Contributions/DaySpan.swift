@@ -60,6 +60,12 @@ enum DaySpan {
             if let from, from > today {
                 throw .invalidInput("--from \(from) is in the future: today is \(today) (UTC)")
             }
+            // No option is wrong: the span from GitHub's first day cannot end before it.
+            if today < gitHubBegan {
+                throw .invalidInput(
+                    "this machine's clock says today is \(today) (UTC), before GitHub began (\(gitHubBegan)): "
+                        + "set the clock right and run it again")
+            }
             throw .invalidInput("--from \(from ?? end) comes after --to \(end)")
         }
         if let to, to > today {
