@@ -31,7 +31,7 @@ struct HostilePathTests {
     /// A file that is not a state (`--state`) or a snapshot (`--changes`): the refusal names it.
     @Test(arguments: [
         (["list", "--state"], "state file", "is not"),
-        (["followers", "octocat", "--changes"], "snapshot file", "does not"),
+        (["followers", "octocat", "--changes"], "snapshot file", "is not JSON"),
     ])
     func aStateOrChangesPathIsShownNotObeyed(command: [String], kind: String, problem: String) async throws {
         let folder = try Folder()

@@ -149,6 +149,28 @@ struct OwnFileKindsTests {
         #expect(throws: Never.self) { try reading(Array(read.replacing("[", with: "[\r\n").utf8)).get() }
     }
 
+    /// helper-267: a snapshot cut short (a full disk, a copy interrupted), or with a stray byte, was said not to
+    /// hold "version", "command" … "people", every key it held; it is said to be no JSON, and where.
+    @Test func aFileCutShortOrWithAStrayByteSaysWhereItStopsBeingJSON() {
+        let whole = #"{"version":1,"command":"members","of":"x","filters":{},"people":[{"id":1,"login":"a"}]}"#
+        for (text, at) in [
+            (String(whole.prefix(60)), 60), (whole + "x", whole.utf8.count),
+            (whole.replacing("\"a\"", with: "\"a\u{1}\""), 83),
+        ] {
+            let result = FileContentProblem.reading(
+                Array(text.utf8), as: PeopleSnapshot.kindName, option: "--changes",
+                { PeopleSnapshot.decode($0).map { _ in } })
+            guard case .failure(let problem) = result else {
+                Issue.record("\(text) read")
+                continue
+            }
+            #expect(problem.detail.hasPrefix("is not JSON as RFC 8259 writes it (at byte \(at): "), "\(problem.detail)")
+            #expect(!problem.detail.contains("does not hold"))
+            // Not the way out of a comma too many: the usual one for a file that is not the snapshot.
+            #expect(problem.remedy == nil)
+        }
+    }
+
     /// A damaged or newer file of the kind asked, even with another kind's key beside its own, and a file that
     /// only shares a common key with one of gh-users's (no numbered version, no command), keep the decoder's
     /// words (a regression review found them named as another kind).

@@ -21,22 +21,18 @@ struct FileContentProblem: Error, Equatable {
     /// would be read as its first value by a `decode` (Foundation's) and as its last by jq: which the user sees is
     /// not the run's. One nested past 64 levels is refused too: the scan for a repeated key stops there, and
     /// Foundation reads on to 512 (a key given twice after a deep value went unseen).
-    /// `notJSON` is what a file Foundation's decoder read has against RFC 8259: that decoder takes more (a comma
-    /// before a closing bracket, UTF-16), which no gh-users writes and jq refuses; a byte order mark aside.
-    static func beforeDecoding(_ bytes: [UInt8]) -> (problem: FileContentProblem?, notJSON: FileContentProblem?) {
+    /// `notJSON` is where and why the file is not JSON as RFC 8259 writes it, a byte order mark aside: Foundation's
+    /// decoder takes more (a comma before a closing bracket, UTF-16), which no gh-users writes and jq refuses.
+    static func beforeDecoding(_ bytes: [UInt8]) -> (problem: FileContentProblem?, notJSON: String?) {
         let text = withoutByteOrderMark(bytes)
         if text.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
             return (FileContentProblem("is empty"), nil)
         }
-        var notJSON: FileContentProblem?
+        var notJSON: String?
         switch JSONText.flaw(in: text) {
         case .tooDeep?: return (FileContentProblem("nests deeper than \(JSONText.maximumDepth) levels"), nil)
         case .notJSON(let offset, let reason)?:
-            let at = offset + bytes.count - text.count
-            notJSON = FileContentProblem(
-                "is not JSON as RFC 8259 writes it (at byte \(at): \(reason)), though the rest of it reads",
-                remedy: "mend it there (a comma before a closing bracket is the usual cause) and run again, and "
-                    + "what it records carries on")
+            notJSON = "is not JSON as RFC 8259 writes it (at byte \(offset + bytes.count - text.count): \(reason))"
         case nil: break
         }
         let repeated = JSONText.repeatedKey(in: bytes).map {
@@ -60,10 +56,16 @@ struct FileContentProblem: Error, Equatable {
         let (problem, notJSON) = beforeDecoding(bytes)
         if let problem { return .failure(problem) }
         guard let other = ownFile(bytes, not: what) else {
-            // What the decoder refuses it words; what it reads that is no JSON is refused here.
             let decoded = decode(bytes)
-            guard case .success = decoded, let notJSON else { return decoded }
-            return .failure(notJSON)
+            guard let notJSON else { return decoded }
+            // A file cut short, or with a stray byte, is said as such and where: the decoder's words listed every
+            // key a snapshot holds as missing from one that held them all (helper-267).
+            guard case .success = decoded else { return .failure(FileContentProblem(notJSON)) }
+            return .failure(
+                FileContentProblem(
+                    notJSON + ", though the rest of it reads",
+                    remedy: "mend it there (a comma before a closing bracket is the usual cause) and run again, and "
+                        + "what it records carries on"))
         }
         return .failure(
             FileContentProblem("is \(other), not \(what)", remedy: "give \(option) a file of its own for this run"))
