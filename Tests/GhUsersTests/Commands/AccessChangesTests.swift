@@ -126,6 +126,29 @@ struct AccessChangesTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == before)
     }
 
+    /// The collapse guard counts the map as read, before `--permission` and `--affiliation` (USAGE.md): a filter
+    /// that leaves no one, the last writer gone while everyone else is still listed, is a change to record, not
+    /// a collapse (helper-267 asked which the docs meant).
+    @Test func aFilterThatLeavesNoOneIsRecordedAsRemoved() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let file = folder("octo-org.writers.json")
+        let arguments = ["access", "octo-org", "--permission", "write", "--changes", file, "--format", "ndjson"]
+        #expect(await Self.world(Self.first).run(arguments).status == 0)
+        let readers: [String: [AccessBodies.Collaborator]] = [
+            "api": [
+                AccessBodies.Collaborator("hubot", 2, "READ", [Self.org]),
+                AccessBodies.Collaborator("octocat", 3, "READ", [Self.org]),
+            ],
+            "web": [AccessBodies.Collaborator("octocat", 3, "READ", [Self.org])],
+        ]
+        let run = await Self.world(readers).run(arguments)
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.hasPrefix(#"{"change":"removed","repository":"octo-org/api","login":"hubot""#), "\(run.out)")
+        #expect(run.out.split(separator: "\n").count == 1)
+        #expect(try String(contentsOfFile: file, encoding: .utf8).contains(#""hubot""#) == false)
+    }
+
     @Test func theFirstRunRecordsAndTheNextWritesWhatChanged() async throws {
         let folder = try Folder()
         defer { folder.remove() }
