@@ -100,6 +100,18 @@ struct WaitAnnouncerTests {
         #expect(clock.pauses == [.seconds(126)])
     }
 
+    /// A reset on another day is said with its date, as the errors say it (helper-268: "waiting 2d 0h for its
+    /// reset at 3:00:31 AM UTC").
+    @Test func aResetOnAnotherDayIsSaidWithItsDate() async throws {
+        let (announcer, clock, err) = announcer(tty: false)
+        let reset = clock.now.addingTimeInterval(2 * 86_400)
+        try await announcer.sleep(.seconds(2 * 86_400 + 1), reason: .primaryRateLimit(resetAt: reset))
+        #expect(
+            err.text
+                == "gh-users: the rate limit is spent; waiting 2d 0h for its reset at "
+                + reset.formatted(date: .abbreviated, time: .complete) + "\n", "\(err.text)")
+    }
+
     /// A reset already past here (a clock ahead of GitHub's) is no reset to wait for: the line says so.
     @Test func aResetAlreadyPastSaysTheLimitIsStillSpent() async throws {
         let (announcer, clock, err) = announcer(tty: false)

@@ -27,13 +27,13 @@ struct WaitAnnouncer: Sendable {
         where resetAt.timeIntervalSince(now()) <= -RetrySchedule.resetGrace:
             // The reset is past here by more than a late answer's grace, as the wait took it (`primaryLimitWait`),
             // and GitHub still says spent: this clock is ahead of GitHub's.
-            let local = resetAt.formatted(date: .omitted, time: .complete)
+            let local = ErrorPresenter.localTime(resetAt, now: now())
             limit = Self.limitName(bucket)
             line =
                 "gh-users: \(limit) is still spent after its reset at \(local) (this clock may be ahead of GitHub's); "
                 + "waiting \(DurationText.describe(seconds: seconds)) before retrying\n"
         case .primaryRateLimit(let resetAt?, let bucket):
-            let local = resetAt.formatted(date: .omitted, time: .complete)
+            let local = ErrorPresenter.localTime(resetAt, now: now())
             limit = Self.limitName(bucket)
             line =
                 "gh-users: \(limit) is spent; waiting \(DurationText.describe(seconds: seconds)) for its reset at "

@@ -342,9 +342,12 @@ struct ErrorPresenter: Sendable {
         DisplayWidth.truncate(TerminalSanitizer.sanitize(redactor.redact(text)), toWidth: width)
     }
 
-    /// The time alone when it is today; with the date when it is not, or "10:42:07" would mislead.
-    private func localTime(_ date: Date) -> String {
-        let sameDay = Calendar.current.isDate(date, inSameDayAs: current)
+    private func localTime(_ date: Date) -> String { Self.localTime(date, now: current) }
+
+    /// The time alone when it is today; with the date when it is not, or "10:42:07" would mislead. The errors'
+    /// words and the waits' (`WaitAnnouncer`).
+    static func localTime(_ date: Date, now: Date) -> String {
+        let sameDay = Calendar.current.isDate(date, inSameDayAs: now)
         // With its zone: a log read on another machine, or a cron job's mail, is not read in another one.
         return date.formatted(date: sameDay ? .omitted : .abbreviated, time: .complete)
     }
