@@ -438,6 +438,9 @@ private let subcommandCases: [CompletionCase] = [
     // `help me edit` shows the subcommand's help: its word is offered after the command's.
     .init(line: "gh-users help me ", expected: ["edit"]),
     .init(line: "gh-users help cache ", expected: ["info", "clear"]),
+    // An option before the command: zsh took `--man` for it, and offered nothing (helper-269).
+    .init(line: "gh-users help --man me ", expected: ["edit"]),
+    .init(line: "gh-users help --man cache ", expected: ["info", "clear"]),
     .init(line: "gh-users help completion ", expected: []),
 ]
 

@@ -144,10 +144,11 @@ enum ZshCompletionScript {
     private static func positional(_ command: CompletionModel.Command) -> [String] {
         let name = message(command.argumentName ?? "argument")
         if command.name == CommandCatalog.helpSpec.name {
-            // `help me `: the subcommands of the command help is asked about ($words[2], evaluated by _arguments).
+            // `help me `: the subcommands of the command help is asked about: the first argument, options aside
+            // (`help --man me `), which _arguments gives its actions in `$line`.
             return [
                 CompletionQuoting.posix("1:\(name):_gh_users_words \(CompletionQuoting.zshWord(command.name))"),
-                CompletionQuoting.posix("2:subcommand:_gh_users_subwords $words[2]"),
+                CompletionQuoting.posix("2:subcommand:_gh_users_subwords $line[1]"),
             ]
         }
         if !command.words.isEmpty {
