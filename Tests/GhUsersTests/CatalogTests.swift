@@ -91,7 +91,15 @@ struct CatalogTests {
         let takesFields = spec.option(named: OutputGroup.fields.name) != nil
         #expect(text.contains("\nFIELDS\n") == takesFields, "\(name)")
         #expect(takesFields == !spec.fields.isEmpty, "\(name)")
-        #expect(!text.contains("see FIELDS below") || takesFields, "\(name)")
+        #expect(!text.contains("FIELDS lists them") || takesFields, "\(name)")
+    }
+
+    /// `help options` has no FIELDS section: `--fields` sent its reader to "FIELDS below" (helper-269).
+    @Test func theOptionsTopicSendsNoOneToASectionItLacks() throws {
+        let text = try #require(HelpTopics.text("options"))
+        #expect(text.contains("--fields"))
+        #expect(!text.contains("\nFIELDS\n"))
+        #expect(!text.contains("below"), "\(text)")
     }
 
     /// A command's usage line names its subcommands (before: `gh-users me [options]`, with no word of `edit`).

@@ -52,6 +52,15 @@ struct ManPageTests {
         #expect(out.text.hasPrefix(#".TH "GH-USERS-LIST" "1" "1970-01-02" "#), "\(out.text.prefix(80))")
     }
 
+    /// An empty SOURCE_DATE_EPOCH is unset, as README says (helper-269 found README silent on it).
+    @Test func anEmptySourceDateEpochIsUnset() async {
+        let (env, out, err) = AppEnvironment.test(environment: ["SOURCE_DATE_EPOCH": ""])
+        #expect(await GhUsersApp(environment: env).run(["help", "--man", "list"]) == 0)
+        #expect(out.text.hasPrefix(#".TH "GH-USERS-LIST" "1" ""#), "\(out.text.prefix(80))")
+        #expect(!out.text.hasPrefix(#".TH "GH-USERS-LIST" "1" "1970-01-0"#))
+        #expect(err.text.isEmpty)
+    }
+
     /// A SOURCE_DATE_EPOCH that is not whole seconds up to the year 9999 is exit 64, as the reproducible-builds
     /// specification asks: read as a Double, `inf` dated the pages 506713-02-07 and `abc` today.
     @Test(arguments: ["inf", "nan", "1e9", "0x10", "-5", "abc", "9223372036854775807", "253402300800", " 86400"])

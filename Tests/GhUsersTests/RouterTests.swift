@@ -553,6 +553,12 @@ extension RouterTests {
             "help --man me edt", "no manual page for 'me edt': me's subcommands are edit\nDid you mean 'me edit'?",
             "help"
         ),
+        // A topic completion offers after `help --man` is said as one, and where it is (helper-269).
+        (
+            "help --man options",
+            "no manual page for 'options': it is a help topic, in gh-users(1) ('gh-users help --man')", "help"
+        ),
+        ("help --man lst", "no manual page for 'lst': it is not a command", "help"),
         (
             "help cache clr",
             "no help for 'cache clr': cache's subcommands are info, clear\nDid you mean 'cache clear'?", "help"

@@ -205,8 +205,12 @@ struct CommandRouter: Sendable {
                 ?? UsageError(message: "help --man takes one command", command: CommandCatalog.helpSpec)
         }
         if let command = commands.first, CommandCatalog.spec(named: command) == nil {
+            // A topic is a section of gh-users(1), which `help --man` alone writes.
+            let topic = HelpTopics.names.contains(command)
             throw UsageError(
-                message: "no manual page for '\(command)': it is not a command", command: CommandCatalog.helpSpec)
+                message: "no manual page for '\(command)': "
+                    + (topic ? "it is a help topic, in gh-users(1) ('gh-users help --man')" : "it is not a command"),
+                command: CommandCatalog.helpSpec)
         }
         return .manual(command: commands.first)
     }

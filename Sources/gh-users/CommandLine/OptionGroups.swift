@@ -105,7 +105,7 @@ enum OutputGroup {
     static let fields = OptionDeclaration<CommonOptions>.value(
         OptionSpec(
             "fields", value: "LIST",
-            help: "Comma-separated fields to output, by GitHub's key names (see FIELDS below)."),
+            help: "Comma-separated fields to output, by GitHub's key names (a command's FIELDS lists them)."),
         at: \.fields,
         parse: { reading throws(UsageError) in try parseFields(reading) },
         resume: { $0?.joined(separator: ",") }

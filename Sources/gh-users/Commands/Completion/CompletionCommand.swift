@@ -30,6 +30,7 @@ enum CompletionCommand {
                 then add 'fpath=(~/.zfunc $fpath)' to ~/.zshrc before compinit, and
                 start a new shell (${fpath[1]} is often a root-owned folder)
               fish:
+                mkdir -p ~/.config/fish/completions
                 gh-users completion fish > ~/.config/fish/completions/gh-users.fish
             """,
         arguments: [("SHELL", "bash, zsh or fish.")],
