@@ -247,9 +247,14 @@ enum ResponseDecoder {
             return left == right ? lhs < rhs : left < right
         }
         var buckets: [RateLimitBucket] = []
+        // Resets are GitHub's times, shown on this clock as the waits take them (`RateLimitInfo`).
+        let ahead = RateLimitInfo.clockAhead(date: body.headers["date"], now: Date()) ?? 0
         for name in names {
-            guard let bucket = dto.resources[name] else { continue }
-            buckets.append(try bucket.bucket(named: name, endpoint: body.label))
+            guard let bucket = try dto.resources[name]?.bucket(named: name, endpoint: body.label) else { continue }
+            buckets.append(
+                RateLimitBucket(
+                    resource: name, limit: bucket.limit, remaining: bucket.remaining, used: bucket.used,
+                    resetAt: bucket.resetAt.addingTimeInterval(ahead)))
         }
         return RateLimitOverview(buckets: buckets, raw: RawJSON(bytes: raw))
     }

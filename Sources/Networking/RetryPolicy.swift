@@ -260,10 +260,7 @@ package struct RateLimitInfo: Sendable, Equatable {
     /// GitHub means on a clock behind or ahead of it (20 minutes behind made a reset 2 s away "in 20m 2s",
     /// refused past `--max-wait`), and `reset` is a time on this clock.
     package init(_ response: HTTPResponse, now: Date) {
-        let gitHubNow = response.headers["date"].flatMap { HTTPDate.parse($0, now: now) }
-        let ahead = gitHubNow.map { now.timeIntervalSince($0) }.flatMap {
-            abs($0) > RetrySchedule.resetGrace ? $0 : nil
-        }
+        let ahead = Self.clockAhead(date: response.headers["date"], now: now)
         remaining = HeaderValue.count(response.headers["x-ratelimit-remaining"], name: "x-ratelimit-remaining")
         switch HeaderValue.epochTime(response.headers["x-ratelimit-reset"], name: "x-ratelimit-reset") {
         case .valid(let time): reset = .valid(time.addingTimeInterval(ahead ?? 0))
@@ -275,6 +272,13 @@ package struct RateLimitInfo: Sendable, Equatable {
         case .malformed(let reason): retryAt = .malformed(reason)
         case .valid(let wait): retryAt = .valid(now.addingTimeInterval(wait.inSeconds))
         }
+    }
+
+    /// How far this clock is ahead of GitHub's (behind: negative) by an answer's `Date`; nil within
+    /// `RetrySchedule.resetGrace`, the answer's way here, and where GitHub sent no date.
+    package static func clockAhead(date: String?, now: Date) -> TimeInterval? {
+        let gitHubNow = date.flatMap { HTTPDate.parse($0, now: now) }
+        return gitHubNow.map { now.timeIntervalSince($0) }.flatMap { abs($0) > RetrySchedule.resetGrace ? $0 : nil }
     }
 
     /// 403 or 429 with `x-ratelimit-remaining: 0`.

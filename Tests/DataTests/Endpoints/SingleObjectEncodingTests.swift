@@ -63,6 +63,27 @@ struct SingleObjectEncodingTests {
         }
     }
 
+    /// A bucket's reset is GitHub's time: on a clock 20 minutes behind GitHub's (by the answer's `Date`), one 10 s
+    /// away said "in 20m 10s"; it is shown on this clock, as the waits take it (helper-268).
+    @Test func aResetIsShownOnThisClockWhereGitHubsDiffers() throws {
+        let now = Date()
+        let gitHubNow = now.addingTimeInterval(1_200)
+        let format = DateFormatter()
+        format.locale = Locale(identifier: "en_US_POSIX")
+        format.timeZone = TimeZone(identifier: "GMT")
+        format.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        let reset = Int(gitHubNow.timeIntervalSince1970) + 10
+        let text = #"{"resources":{"core":{"limit":5000,"remaining":0,"reset":\#(reset),"used":5000}}}"#
+        let body = ResourceBody(
+            bytes: Array(text.utf8), next: nil, label: "GET /rate_limit",
+            headers: ["date": format.string(from: gitHubNow)])
+        let bucket = try #require(try GitHubEndpoints.rateLimit.decode(body).buckets.first)
+        #expect(abs(bucket.resetAt.timeIntervalSince(now) - 10) < 2.5, "\(bucket.resetAt) against \(now)")
+        // Without a date, as sent.
+        let plain = try GitHubEndpoints.rateLimit.decode(Self.body(Array(text.utf8), "GET /rate_limit"))
+        #expect(plain.buckets.first?.resetAt == Date(timeIntervalSince1970: TimeInterval(reset)))
+    }
+
     /// Reading an object costs many times its bytes: one past 1 MiB is refused before it is read (a 56 MiB
     /// profile of small keys took 866 MB). At the limit, it is read.
     @Test func anObjectPastAMebibyteIsMalformedUnread() throws {
