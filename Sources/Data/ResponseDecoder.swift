@@ -247,16 +247,14 @@ enum ResponseDecoder {
             return left == right ? lhs < rhs : left < right
         }
         var buckets: [RateLimitBucket] = []
-        // Resets are GitHub's times, shown on this clock as the waits take them (`RateLimitInfo`).
-        let ahead = RateLimitInfo.clockAhead(date: body.headers["date"], now: Date()) ?? 0
         for name in names {
-            guard let bucket = try dto.resources[name]?.bucket(named: name, endpoint: body.label) else { continue }
-            buckets.append(
-                RateLimitBucket(
-                    resource: name, limit: bucket.limit, remaining: bucket.remaining, used: bucket.used,
-                    resetAt: bucket.resetAt.addingTimeInterval(ahead)))
+            guard let bucket = dto.resources[name] else { continue }
+            buckets.append(try bucket.bucket(named: name, endpoint: body.label))
         }
-        return RateLimitOverview(buckets: buckets, raw: RawJSON(bytes: raw))
+        var overview = RateLimitOverview(buckets: buckets, raw: RawJSON(bytes: raw))
+        // Resets are GitHub's times: a table shows them on this clock, as the waits take them.
+        overview.answeredAt = body.headers["date"].flatMap { HTTPDate.parse($0) }
+        return overview
     }
 
     /// `{"contexts": [{"message", "octicon"}]}`, kept as sent (compacted) once it is found to be that shape.

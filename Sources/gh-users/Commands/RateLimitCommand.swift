@@ -52,7 +52,8 @@ enum RateLimitRenderer {
             JSONText.compact(overview.raw.bytes, into: &output)
             return output + [UInt8(ascii: "\n")]
         default:
-            var writer = RecordStreamWriter(context: context, columns: columns(context))
+            var writer = RecordStreamWriter(
+                context: context, columns: columns(context, overview: overview))
             return writer.render(overview.buckets) + writer.finish(completed: true)
         }
     }
@@ -68,7 +69,9 @@ enum RateLimitRenderer {
             ]).bytes)
     }
 
-    static func columns(_ context: RenderContext) -> [Column<RateLimitBucket>] {
+    /// `overview`: where GitHub's clock differs from this one, the terminal's clock time and wait are this
+    /// clock's (`RateLimitOverview.resetOnThisClock`).
+    static func columns(_ context: RenderContext, overview: RateLimitOverview? = nil) -> [Column<RateLimitBucket>] {
         let now = context.now
         // The clock time and the wait are a table's on a terminal; csv and tsv write a time a program reads, even
         // on a terminal.
@@ -81,8 +84,9 @@ enum RateLimitRenderer {
             // Not GitHub's `reset` (epoch seconds, which `--fields reset` writes): a time of its own, named so.
             Column("RESETS", key: "resets_at", shrink: .first, derived: true) { bucket in
                 guard human else { return RelativeTime.rfc3339(bucket.resetAt) }
-                let wait = bucket.resetAt.timeIntervalSince(now)
-                let clock = bucket.resetAt.formatted(date: .omitted, time: .standard)
+                let resetAt = overview?.resetOnThisClock(bucket, now: now) ?? bucket.resetAt
+                let wait = resetAt.timeIntervalSince(now)
+                let clock = resetAt.formatted(date: .omitted, time: .standard)
                 return wait > 0 ? "\(clock) (in \(DurationText.describe(seconds: wait)))" : "\(clock) (now)"
             },
         ]

@@ -64,7 +64,8 @@ struct SingleObjectEncodingTests {
     }
 
     /// A bucket's reset is GitHub's time: on a clock 20 minutes behind GitHub's (by the answer's `Date`), one 10 s
-    /// away said "in 20m 10s"; it is shown on this clock, as the waits take it (helper-268).
+    /// away said "in 20m 10s". The overview says how far this clock is off, for the table to show the reset on
+    /// this clock, as the waits take it (helper-268); the buckets keep GitHub's reset, as `--json` does.
     @Test func aResetIsShownOnThisClockWhereGitHubsDiffers() throws {
         let now = Date()
         let gitHubNow = now.addingTimeInterval(1_200)
@@ -77,11 +78,15 @@ struct SingleObjectEncodingTests {
         let body = ResourceBody(
             bytes: Array(text.utf8), next: nil, label: "GET /rate_limit",
             headers: ["date": format.string(from: gitHubNow)])
-        let bucket = try #require(try GitHubEndpoints.rateLimit.decode(body).buckets.first)
-        #expect(abs(bucket.resetAt.timeIntervalSince(now) - 10) < 2.5, "\(bucket.resetAt) against \(now)")
+        let overview = try GitHubEndpoints.rateLimit.decode(body)
+        let bucket = try #require(overview.buckets.first)
+        #expect(bucket.resetAt == Date(timeIntervalSince1970: TimeInterval(reset)))
+        let shown = overview.resetOnThisClock(bucket, now: now)
+        #expect(abs(shown.timeIntervalSince(now) - 10) < 2.5, "\(shown) against \(now)")
         // Without a date, as sent.
         let plain = try GitHubEndpoints.rateLimit.decode(Self.body(Array(text.utf8), "GET /rate_limit"))
-        #expect(plain.buckets.first?.resetAt == Date(timeIntervalSince1970: TimeInterval(reset)))
+        #expect(plain.answeredAt == nil)
+        #expect(plain.resetOnThisClock(bucket, now: now) == bucket.resetAt)
     }
 
     /// Reading an object costs many times its bytes: one past 1 MiB is refused before it is read (a 56 MiB

@@ -69,6 +69,24 @@ struct RateLimitCommandTests {
         #expect(csvOut.text.contains("core,5000,4999,1,2027-01-15T08:42:00Z\r\n"), "\(csvOut.text)")
     }
 
+    /// On a clock 20 minutes behind GitHub's (the answer's `Date`; the run's clock is 08:00:00), a reset 42 minutes
+    /// away by GitHub's clock is 22 minutes away by this one's, as the wait for it is; tsv keeps GitHub's reset
+    /// (helper-268, helper-270).
+    @Test func theTableShowsAResetOnThisClockAndTSVGitHubs() async {
+        let data = StubTransport()
+        for _ in 0..<2 {
+            data.answer(
+                "GET /rate_limit", headers: [("Date", "Fri, 15 Jan 2027 08:20:00 GMT")],
+                json: #"{"resources":{"core":{"limit":5000,"used":1,"remaining":4999,"reset":1800002520}}}"#)
+        }
+        let (tty, out, _) = AppEnvironment.test(http: data, stdoutTTY: true)
+        #expect(await run(["rate-limit", "--color", "never"], tty) == 0)
+        #expect(out.text.contains("(in 22m 0s)"), "\(out.text)")
+        let (tsv, tsvOut, _) = AppEnvironment.test(http: data)
+        #expect(await run(["rate-limit"], tsv) == 0)
+        #expect(tsvOut.text.hasPrefix("core\t5000\t4999\t1\t2027-01-15T08:42:00Z\n"), "\(tsvOut.text)")
+    }
+
     /// A bucket without `used` (an older server's) leaves it blank in csv and null in a bucket's JSON, as every
     /// format says what GitHub sent (before: 1000, worked out as limit minus remaining, where plain `--json`, GitHub's
     /// body, had no such key).
