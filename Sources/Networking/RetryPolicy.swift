@@ -260,13 +260,19 @@ package struct RateLimitInfo: Sendable, Equatable {
     /// GitHub means on a clock behind or ahead of it (20 minutes behind made a reset 2 s away "in 20m 2s",
     /// refused past `--max-wait`), and `reset` is a time on this clock.
     package init(_ response: HTTPResponse, now: Date) {
-        let ahead = Self.clockAhead(date: response.headers["date"], now: now)
+        let ahead = Self.clockAhead(date: response.headers["date"], now: now) ?? 0
+        // Only a time within GitHub's hour of its own `Date` is moved: a `Date` of 1970 or 9999 is no clock to go by.
+        let gitHubNow = now - ahead
+        let window = -RetrySchedule.resetGrace...(3_600 + RetrySchedule.resetGrace)
+        let moved = { (time: Date) in window.contains(time.timeIntervalSince(gitHubNow)) }
         remaining = HeaderValue.count(response.headers["x-ratelimit-remaining"], name: "x-ratelimit-remaining")
         switch HeaderValue.epochTime(response.headers["x-ratelimit-reset"], name: "x-ratelimit-reset") {
-        case .valid(let time): reset = .valid(time.addingTimeInterval(ahead ?? 0))
+        case .valid(let time): reset = .valid(moved(time) ? time.addingTimeInterval(ahead) : time)
         case let other: reset = other
         }
-        retryAfter = HeaderValue.retryAfter(response.headers["retry-after"], now: now - (ahead ?? 0))
+        let retryDate = response.headers["retry-after"].flatMap { HTTPDate.parse($0, now: now) }
+        retryAfter = HeaderValue.retryAfter(
+            response.headers["retry-after"], now: retryDate.map(moved) == true ? gitHubNow : now)
         switch retryAfter {
         case .absent: retryAt = .absent
         case .malformed(let reason): retryAt = .malformed(reason)

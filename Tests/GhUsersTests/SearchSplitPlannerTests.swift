@@ -93,6 +93,12 @@ struct SearchSplitPlannerTests {
         #expect(pieces.map(fake.count).reduce(0, +) == 3_000)
         #expect(zip(pieces, pieces.dropFirst()).allSatisfy { $0.last < $1.first })
         #expect(pieces.last?.last == later + 2 * day - 1)
+        // A Date of 9999 plans no year of five digits, which no created: can name.
+        var far = SearchSplitPlanner(now: Date(timeIntervalSince1970: TimeInterval(newYear2015)))
+        _ = far.next()
+        far.reach(gitHubNow: Date(timeIntervalSince1970: 253_402_300_799))
+        #expect(far.counted(0) == .page)
+        #expect(far.next()?.last == SearchSplitPlanner.lastSecond)
         // A clock of GitHub's behind this one's changes nothing.
         var behind = SearchSplitPlanner(now: Date(timeIntervalSince1970: TimeInterval(newYear2015)))
         #expect(behind.next() == CreatedRange(SearchSplitPlanner.gitHubFirstDay, newYear2015 + 2 * day - 1))

@@ -176,6 +176,13 @@ struct HostileRetryScheduleTests {
         let dated = response(
             429, [("Date", "Tue, 14 Nov 2023 22:33:20 GMT"), ("Retry-After", "Tue, 14 Nov 2023 22:33:27 GMT")])
         #expect(decide(dated) == .retry(after: .seconds(7), reason: .secondaryRateLimit))
+        // A Date no reset of GitHub's hour can follow (1970, 9999) is no clock: the reset is read as sent.
+        for absurd in ["Thu, 01 Jan 1970 00:00:00 GMT", "Fri, 31 Dec 9999 23:59:59 GMT"] {
+            let info = RateLimitInfo(
+                response(403, [("Date", absurd), ("x-ratelimit-remaining", "0"), ("x-ratelimit-reset", "1700000060")]),
+                now: clockNow)
+            #expect(info.reset == .valid(clockNow.addingTimeInterval(60)), "\(absurd)")
+        }
     }
 
     @Test func aMalformedRetryAfterOnAFiveHundredOnlyLosesTheHint() {

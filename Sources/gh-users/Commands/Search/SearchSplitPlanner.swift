@@ -121,9 +121,12 @@ struct SearchSplitPlanner: Sendable {
         self.cap = cap
     }
 
+    /// 9999-12-31T23:59:59Z: a `created:` date has four digits of year.
+    static let lastSecond: Int64 = 253_402_300_799
+
     private static func endOfTomorrow(_ now: Date) -> Int64 {
         let seconds = Int64(now.timeIntervalSince1970.rounded(.down))
-        return max((seconds / CreatedRange.day + 2) * CreatedRange.day - 1, gitHubFirstDay)
+        return min(max((seconds / CreatedRange.day + 2) * CreatedRange.day - 1, gitHubFirstDay), lastSecond)
     }
 
     /// GitHub's clock (an answer's `Date`) past the end of the UTC day after the one this plan ends on: the
