@@ -169,6 +169,17 @@ struct OwnFileKindsTests {
             // Not the way out of a comma too many: the usual one for a file that is not the snapshot.
             #expect(problem.remedy == nil)
         }
+        // A file Foundation reads, a comma too many aside, keeps the decoder's words about what it holds: a newer
+        // version is said as one, not as a file to remove (helper-270).
+        let newer = whole.replacing(#""version":1"#, with: #""version":2"#).replacing(#""a"}]"#, with: #""a"},]"#)
+        let result = FileContentProblem.reading(
+            Array(newer.utf8), as: PeopleSnapshot.kindName, option: "--changes",
+            { PeopleSnapshot.decode($0).map { _ in } })
+        guard case .failure(let problem) = result else {
+            Issue.record("\(newer) read")
+            return
+        }
+        #expect(problem.detail.hasPrefix("has version 2"), "\(problem.detail)")
     }
 
     /// A damaged or newer file of the kind asked, even with another kind's key beside its own, and a file that

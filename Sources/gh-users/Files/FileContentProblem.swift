@@ -1,3 +1,4 @@
+import Foundation
 import JSONBytes
 
 /// What is wrong with a file's contents, in words that follow its name ("is not a JSON object").
@@ -58,9 +59,13 @@ struct FileContentProblem: Error, Equatable {
         guard let other = ownFile(bytes, not: what) else {
             let decoded = decode(bytes)
             guard let notJSON else { return decoded }
-            // A file cut short, or with a stray byte, is said as such and where: the decoder's words listed every
-            // key a snapshot holds as missing from one that held them all (helper-267).
-            guard case .success = decoded else { return .failure(FileContentProblem(notJSON)) }
+            // What Foundation cannot read at all (cut short, a stray byte) is said as such and where: the decoder's
+            // words listed every key a snapshot holds as missing from one that held them all (helper-267). What it
+            // reads (a comma too many) keeps the decoder's words about its contents ("has version 2").
+            guard case .success = decoded else {
+                let parses = (try? JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed)) != nil
+                return parses ? decoded : .failure(FileContentProblem(notJSON))
+            }
             return .failure(
                 FileContentProblem(
                     notJSON + ", though the rest of it reads",
