@@ -22,23 +22,12 @@ package struct RateLimitBucket: Sendable, Equatable {
 package struct RateLimitOverview: Sendable, Equatable {
     package let buckets: [RateLimitBucket]
     package let raw: RawJSON
-    /// GitHub's clock when it answered (its `Date`), where it sent one. The buckets keep GitHub's resets.
+    /// GitHub's clock when it answered (its `Date`), where it sent one: the table shows a reset on this clock by it
+    /// (`RateLimitInfo.onThisClock`). The buckets keep GitHub's resets.
     package var answeredAt: Date?
 
     package init(buckets: [RateLimitBucket], raw: RawJSON) {
         self.buckets = buckets
         self.raw = raw
-    }
-}
-
-extension RateLimitOverview {
-    /// `bucket`'s reset as a time of this clock (`now`), as the waits take it (Networking's `RateLimitInfo`):
-    /// moved by how far this clock is from GitHub's `answeredAt`, where that is more than the 2 s an answer takes
-    /// here and the reset is within GitHub's hour of its own clock (a `Date` of 1970 is no clock to go by).
-    package func resetOnThisClock(_ bucket: RateLimitBucket, now: Date) -> Date {
-        guard let answeredAt, abs(now.timeIntervalSince(answeredAt)) > 2,
-            (-2...3_602).contains(bucket.resetAt.timeIntervalSince(answeredAt))
-        else { return bucket.resetAt }
-        return bucket.resetAt.addingTimeInterval(now.timeIntervalSince(answeredAt))
     }
 }

@@ -260,19 +260,17 @@ package struct RateLimitInfo: Sendable, Equatable {
     /// GitHub means on a clock behind or ahead of it (20 minutes behind made a reset 2 s away "in 20m 2s",
     /// refused past `--max-wait`), and `reset` is a time on this clock.
     package init(_ response: HTTPResponse, now: Date) {
-        let ahead = Self.clockAhead(date: response.headers["date"], now: now) ?? 0
-        // Only a time within GitHub's hour of its own `Date` is moved: a `Date` of 1970 or 9999 is no clock to go by.
-        let gitHubNow = now - ahead
-        let window = -RetrySchedule.resetGrace...(3_600 + RetrySchedule.resetGrace)
-        let moved = { (time: Date) in window.contains(time.timeIntervalSince(gitHubNow)) }
+        let gitHubNow = response.headers["date"].flatMap { HTTPDate.parse($0, now: now) }
+        let local = { (time: Date) in Self.onThisClock(time, gitHubNow: gitHubNow, now: now) }
         remaining = HeaderValue.count(response.headers["x-ratelimit-remaining"], name: "x-ratelimit-remaining")
         switch HeaderValue.epochTime(response.headers["x-ratelimit-reset"], name: "x-ratelimit-reset") {
-        case .valid(let time): reset = .valid(moved(time) ? time.addingTimeInterval(ahead) : time)
+        case .valid(let time): reset = .valid(local(time))
         case let other: reset = other
         }
+        // A date's wait is measured from GitHub's clock where its time is moved onto this one.
         let retryDate = response.headers["retry-after"].flatMap { HTTPDate.parse($0, now: now) }
         retryAfter = HeaderValue.retryAfter(
-            response.headers["retry-after"], now: retryDate.map(moved) == true ? gitHubNow : now)
+            response.headers["retry-after"], now: retryDate.map { now - local($0).timeIntervalSince($0) } ?? now)
         switch retryAfter {
         case .absent: retryAt = .absent
         case .malformed(let reason): retryAt = .malformed(reason)
@@ -280,11 +278,16 @@ package struct RateLimitInfo: Sendable, Equatable {
         }
     }
 
-    /// How far this clock is ahead of GitHub's (behind: negative) by an answer's `Date`; nil within
-    /// `RetrySchedule.resetGrace`, the answer's way here, and where GitHub sent no date.
-    package static func clockAhead(date: String?, now: Date) -> TimeInterval? {
-        let gitHubNow = date.flatMap { HTTPDate.parse($0, now: now) }
-        return gitHubNow.map { now.timeIntervalSince($0) }.flatMap { abs($0) > RetrySchedule.resetGrace ? $0 : nil }
+    /// A time GitHub gave (a reset, a `Retry-After` date) as a time of this clock: moved by how far `now` is from
+    /// GitHub's clock when it answered (`gitHubNow`, its `Date`), where that is more than
+    /// `RetrySchedule.resetGrace` (the answer's way here) and the time lies within GitHub's hour of its own clock
+    /// (a `Date` of 1970 or 9999 is no clock to go by). The waits' rule, and `rate-limit`'s table's.
+    package static func onThisClock(_ time: Date, gitHubNow: Date?, now: Date) -> Date {
+        let grace = RetrySchedule.resetGrace
+        guard let gitHubNow, abs(now.timeIntervalSince(gitHubNow)) > grace,
+            (-grace...(3_600 + grace)).contains(time.timeIntervalSince(gitHubNow))
+        else { return time }
+        return time.addingTimeInterval(now.timeIntervalSince(gitHubNow))
     }
 
     /// 403 or 429 with `x-ratelimit-remaining: 0`.

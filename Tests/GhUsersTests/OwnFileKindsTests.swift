@@ -122,15 +122,21 @@ struct OwnFileKindsTests {
         }
     }
 
+    /// A `members` snapshot of one person, whole.
+    private static let snapshot =
+        #"{"version":1,"command":"members","of":"x","filters":{},"people":[{"id":1,"login":"a"}]}"#
+
+    /// `bytes` read as `--changes` reads a people snapshot.
+    private func reading(_ bytes: [UInt8]) -> Result<Void, FileContentProblem> {
+        FileContentProblem.reading(
+            bytes, as: PeopleSnapshot.kindName, option: "--changes", { PeopleSnapshot.decode($0).map { _ in } })
+    }
+
     /// A snapshot Foundation's decoder reads that is not JSON (a comma before `]` or `}`, UTF-16) is refused,
     /// saying where: no gh-users writes one, and jq refuses it (helper-237: read, and rewritten without a word).
     /// The same file as JSON, behind a byte order mark or with CR LF, is read.
     @Test func aFileFoundationReadsThatIsNotJSONIsRefused() {
-        let read = #"{"version":1,"command":"members","of":"x","filters":{},"people":[{"id":1,"login":"a"}]}"#
-        func reading(_ bytes: [UInt8]) -> Result<Void, FileContentProblem> {
-            FileContentProblem.reading(
-                bytes, as: PeopleSnapshot.kindName, option: "--changes", { PeopleSnapshot.decode($0).map { _ in } })
-        }
+        let read = Self.snapshot
         for text in [
             read.replacing(#""a"}]"#, with: #""a"},]"#), read.replacing(#""a"}]"#, with: #""a",}]"#),
             read.replacing(#"{}"#, with: #"{"role":"admin",}"#),
@@ -152,15 +158,12 @@ struct OwnFileKindsTests {
     /// helper-267: a snapshot cut short (a full disk, a copy interrupted), or with a stray byte, was said not to
     /// hold "version", "command" … "people", every key it held; it is said to be no JSON, and where.
     @Test func aFileCutShortOrWithAStrayByteSaysWhereItStopsBeingJSON() {
-        let whole = #"{"version":1,"command":"members","of":"x","filters":{},"people":[{"id":1,"login":"a"}]}"#
+        let whole = Self.snapshot
         for (text, at) in [
             (String(whole.prefix(60)), 60), (whole + "x", whole.utf8.count),
             (whole.replacing("\"a\"", with: "\"a\u{1}\""), 83),
         ] {
-            let result = FileContentProblem.reading(
-                Array(text.utf8), as: PeopleSnapshot.kindName, option: "--changes",
-                { PeopleSnapshot.decode($0).map { _ in } })
-            guard case .failure(let problem) = result else {
+            guard case .failure(let problem) = reading(Array(text.utf8)) else {
                 Issue.record("\(text) read")
                 continue
             }
@@ -172,10 +175,7 @@ struct OwnFileKindsTests {
         // A file Foundation reads, a comma too many aside, keeps the decoder's words about what it holds: a newer
         // version is said as one, not as a file to remove (helper-270).
         let newer = whole.replacing(#""version":1"#, with: #""version":2"#).replacing(#""a"}]"#, with: #""a"},]"#)
-        let result = FileContentProblem.reading(
-            Array(newer.utf8), as: PeopleSnapshot.kindName, option: "--changes",
-            { PeopleSnapshot.decode($0).map { _ in } })
-        guard case .failure(let problem) = result else {
+        guard case .failure(let problem) = reading(Array(newer.utf8)) else {
             Issue.record("\(newer) read")
             return
         }

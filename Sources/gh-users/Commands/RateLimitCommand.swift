@@ -3,6 +3,7 @@ import Data
 import Domain
 import Foundation
 import JSONBytes
+import Networking
 
 /// `gh-users rate-limit`: every bucket's limit, what is left, and when it refills. Costs no quota.
 struct RateLimitCommand: GitHubCommand {
@@ -70,7 +71,7 @@ enum RateLimitRenderer {
     }
 
     /// `overview`: where GitHub's clock differs from this one, the terminal's clock time and wait are this
-    /// clock's (`RateLimitOverview.resetOnThisClock`).
+    /// clock's (`RateLimitInfo.onThisClock`, as the waits take them).
     static func columns(_ context: RenderContext, overview: RateLimitOverview? = nil) -> [Column<RateLimitBucket>] {
         let now = context.now
         // The clock time and the wait are a table's on a terminal; csv and tsv write a time a program reads, even
@@ -84,7 +85,7 @@ enum RateLimitRenderer {
             // Not GitHub's `reset` (epoch seconds, which `--fields reset` writes): a time of its own, named so.
             Column("RESETS", key: "resets_at", shrink: .first, derived: true) { bucket in
                 guard human else { return RelativeTime.rfc3339(bucket.resetAt) }
-                let resetAt = overview?.resetOnThisClock(bucket, now: now) ?? bucket.resetAt
+                let resetAt = RateLimitInfo.onThisClock(bucket.resetAt, gitHubNow: overview?.answeredAt, now: now)
                 let wait = resetAt.timeIntervalSince(now)
                 let clock = resetAt.formatted(date: .omitted, time: .standard)
                 return wait > 0 ? "\(clock) (in \(DurationText.describe(seconds: wait)))" : "\(clock) (now)"

@@ -3,6 +3,7 @@ import Testing
 
 @testable import Data
 @testable import Domain
+@testable import Networking
 
 /// A single object (an account, a hovercard, the rate limits) is read as a list page is: UTF-8 JSON whose first
 /// byte past whitespace is `{`. Foundation's decoder skips a byte order mark and reads UTF-16, and the body's
@@ -81,12 +82,12 @@ struct SingleObjectEncodingTests {
         let overview = try GitHubEndpoints.rateLimit.decode(body)
         let bucket = try #require(overview.buckets.first)
         #expect(bucket.resetAt == Date(timeIntervalSince1970: TimeInterval(reset)))
-        let shown = overview.resetOnThisClock(bucket, now: now)
+        let shown = RateLimitInfo.onThisClock(bucket.resetAt, gitHubNow: overview.answeredAt, now: now)
         #expect(abs(shown.timeIntervalSince(now) - 10) < 2.5, "\(shown) against \(now)")
         // Without a date, as sent.
         let plain = try GitHubEndpoints.rateLimit.decode(Self.body(Array(text.utf8), "GET /rate_limit"))
         #expect(plain.answeredAt == nil)
-        #expect(plain.resetOnThisClock(bucket, now: now) == bucket.resetAt)
+        #expect(RateLimitInfo.onThisClock(bucket.resetAt, gitHubNow: plain.answeredAt, now: now) == bucket.resetAt)
     }
 
     /// Reading an object costs many times its bytes: one past 1 MiB is refused before it is read (a 56 MiB

@@ -68,8 +68,8 @@ enum SearchUsersCommand {
 
             --split gets past the cap: while a query has more than 1,000 results, it is cut in two by
             creation time (created:, from GitHub's first day, 2007-10-20, through tomorrow in UTC by this
-            clock or GitHub's, whichever is later, so a clock behind GitHub's misses no account; by days, then hours, then seconds), and each piece of
-            1,000 or fewer is paged in turn, oldest first (within a piece, in GitHub's best-match order),
+            clock or GitHub's, whichever is later, so a clock behind GitHub's misses no account; by days,
+            then hours, then seconds), and each piece of 1,000 or fewer is paged in turn, oldest first (within a piece, in GitHub's best-match order),
             each account written once. --limit and --all count the whole output. A spent search limit is waited out
             (with a countdown on a terminal), for at most --max-wait. stderr ends with the number of
             search queries used, and names any piece still over 1,000 (only possible when over 1,000
