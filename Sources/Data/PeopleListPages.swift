@@ -87,6 +87,15 @@ extension GitHubRepository {
         }
     }
 
+    /// A `FORBIDDEN` error of a GraphQL list GitHub withholds (reported beside the empty list since July 2026:
+    /// anuraghazra/github-readme-stats#4921, pkgjs/statusboard#54) is the rule REST's 403 is, with GitHub's words;
+    /// any other failure, single sign-on's and a scope's among them, is its own.
+    package func withholding(graphQL error: DomainError, _ list: WithheldList, of owner: ListOwner) -> DomainError {
+        guard case .unauthorized(let status, let message, .unstated, _) = error else { return error }
+        let said = message.hasPrefix("GraphQL: ") ? String(message.dropFirst(9)) : message
+        return Self.withheld(list, of: owner, status: status, said: said)
+    }
+
     /// The July 2026 rule, in one line, as a refusal, with what GitHub `said` where it said more than its status
     /// (a token's missing permission is another cause, which the rule alone hid: a review's find). It carries no
     /// request id: the answer is GitHub's rule, not a failure to report to GitHub.

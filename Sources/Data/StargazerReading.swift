@@ -141,14 +141,19 @@ package final class StargazerReading: PageSource, @unchecked Sendable {
 
     /// A GraphQL page after `cursor`, without the users REST gave. Pages REST gave whole are read through here
     /// rather than handed on, so the list goes on where REST stopped. An empty first page of a repository that
-    /// counts stargazers is withheld (GraphQL answers others an empty list since July 2026).
+    /// counts stargazers is withheld (GraphQL answers others an empty list since July 2026, or `FORBIDDEN`).
     private func graphQL(after cursor: String?, first: Bool) async throws(DomainError) -> Page<Record> {
         var after = cursor
         let skipped = lock.withLock { restIDs }
         // REST gives at most 400 pages, so skipping them takes as many GraphQL pages of 100, and a few for stars
         // that moved; past that, the server is going round in circles.
         for _ in 0..<(Self.restCap / 100 + 50) {
-            let page = try await github.stargazers(of: repository, after: after, leavingOut: skipped)
+            let page: StargazerPage
+            do throws(DomainError) {
+                page = try await github.stargazers(of: repository, after: after, leavingOut: skipped)
+            } catch {
+                throw github.withholding(graphQL: error, .stargazers, of: owner)
+            }
             if first, page.read == 0, page.endCursor == nil {
                 try await github.refuseEmpty(.stargazers, of: owner)
             }

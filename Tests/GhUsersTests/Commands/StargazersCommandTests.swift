@@ -157,6 +157,25 @@ struct StargazersCommandTests {
         #expect(run.err.contains("an empty list, of 80; since July 2026"))
     }
 
+    /// Others report GitHub's GraphQL answering the same rule with `FORBIDDEN` (anuraghazra/github-readme-stats#4921,
+    /// pkgjs/statusboard#54). This body is made in the shape of GitHub's `FORBIDDEN` answers, as
+    /// electron/repos-using-electron#26 quotes one, with the words REST's 403 says for the rule
+    /// (ingo-eichhorst/Irrlicht#1187): the same refusal, with GitHub's words. Before, "GraphQL: Resource not
+    /// accessible…" alone, with no word of the rule.
+    @Test func aForbiddenGraphQLListIsWithheldWithGitHubsWords() async {
+        let harness = CommandHarness.signedIn()
+        let forbidden =
+            #"{"data":{"repository":null},"errors":[{"type":"FORBIDDEN","path":["repository","stargazers"],"#
+            + #""locations":[{"line":1,"column":60}],"message":"Resource not accessible by personal access token"}]}"#
+        Self.register(harness, graphQL: forbidden)
+        let run = await harness.run(["stargazers", Self.repository, "--via", "graphql"])
+        #expect(run.status == 4)
+        #expect(run.out.isEmpty)
+        let rule = "since July 2026 GitHub lists a repository's stargazers only to its admins"
+        #expect(run.err.contains(rule), "\(run.err)")
+        #expect(run.err.contains("(GitHub said: Resource not accessible by personal access token)"), "\(run.err)")
+    }
+
     /// A GitHub of a few lines for a repository past REST's cap: `GET /repos/{owner}/{repo}` counts `counts(n)`
     /// stargazers when it is the n-th request (from 0); REST's list pages users from 1, `per_page` a page (100
     /// unless asked), linking up to page 400 only, as GitHub does; GraphQL pages `graphQL` 100 at a time (nil: a
