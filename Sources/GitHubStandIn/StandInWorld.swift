@@ -215,7 +215,8 @@ extension StandInWorld {
     package static func roleName(_ level: Int) -> String { ["read", "triage", "write", "maintain", "admin"][level] }
 
     package struct Grant: Sendable, Equatable {
-        /// `owner`, `organization owner`, `base permission`, `team <slug>` (the team that grants it), or `direct`.
+        /// `owner` (the repository's: its account, or an owner of its organization), `organization owner`, `base
+        /// permission`, `team <slug>` (the team that grants it), or `direct`.
         package var source: String
         package var level: Int
     }
@@ -269,9 +270,16 @@ extension StandInWorld {
             guard let level, let index = place[login.lowercased()] else { return }
             people[index].grants.append(Grant(source: source, level: level))
         }
+        // An owner's admin comes from the organization and from the repository, with no base permission beside it,
+        // as GitHub lists it (an owner's `org-member(ADMIN)` alone, and "redundant Repository sources inherited from
+        // org admin access": joshjohanning/github-misc-scripts, get-repository-users-permission-and-source.sh, 2026).
         for member in members {
-            if member.role == "admin" { add(member.login, "organization owner", 4) }
-            add(member.login, "base permission", organization.flatMap { Self.level($0.basePermission) })
+            guard member.role == "admin" else {
+                add(member.login, "base permission", organization.flatMap { Self.level($0.basePermission) })
+                continue
+            }
+            add(member.login, "organization owner", 4)
+            add(member.login, "owner", 4)
         }
         // A team's grants reach its members and its child teams' members: each team at or above theirs that grants.
         let active = Set(members.map { $0.login.lowercased() })

@@ -97,7 +97,7 @@ final class AccessEndToEndTests {
                     })
             #expect(
                 sources(records["github/docs octocat"])
-                    == "organization github admin, organization github read, team justice-league write")
+                    == "organization github admin, repository github/docs admin, team justice-league write")
             // kitsune-fox is in linguists, a child of justice-league, which grants it: the source is the parent.
             #expect(
                 sources(records["github/docs kitsune-fox"]) == "organization github read, team justice-league write")

@@ -158,12 +158,12 @@ import Testing
     }
 
     /// Everyone with a grant on each repository of the world, the highest as the permission and every grant as a
-    /// source: ownership and the base permission, the team that grants it (a child team's members name the parent),
-    /// the repository for a direct grant; triage shows as READ and maintain as WRITE, roleName exact. `login:` asks
-    /// for one person alone, case aside. Of the bench organization's 1,000 repositories of about 150 people, a
-    /// repository's people come at most 100 a page, continued by cursor, each once. A caller who cannot push gets
-    /// `collaborators: null` beside FORBIDDEN at its path; an unknown repository or organization is null beside
-    /// NOT_FOUND; a document of one connection costs a point.
+    /// source: an owner's admin from the organization and the repository (no base permission), else the base
+    /// permission, the team that grants it (a child team's members name the parent), the repository for a direct
+    /// grant; triage shows as READ and maintain as WRITE, roleName exact. `login:` asks for one alone, case aside.
+    /// Of the bench organization's 1,000 repositories of about 150 people, a repository's people come at most 100
+    /// a page, continued by cursor, each once. A caller who cannot push gets `collaborators: null` beside FORBIDDEN
+    /// at its path; an unknown repository or organization is null beside NOT_FOUND; one connection costs a point.
     @Test func everyoneWithAGrantIsListedAHundredAPageAndRefusalsAreErrorsAtTheirPaths() throws {
         var configuration = StandInConfiguration(userCount: 2_000)
         configuration.accessBench = true
@@ -179,7 +179,7 @@ import Testing
         }
         #expect(
             of["github/docs"]?["octocat"]
-                == "ADMIN Organization github ADMIN admin, Organization github READ read, Team justice-league WRITE write"
+                == "ADMIN Organization github ADMIN admin, Repository github/docs ADMIN admin, Team justice-league WRITE write"
         )
         #expect(of["github/docs"]?["livelyfalcon26"] == "WRITE Repository github/docs WRITE write")
         #expect(

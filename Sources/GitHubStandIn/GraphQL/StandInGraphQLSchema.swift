@@ -13,9 +13,9 @@ import Foundation
 /// - `team(slug:)`: null to a non-member; `members(membership: IMMEDIATE)` its own members, else its child teams'
 ///   too, `role` filtering;
 /// - `collaborators`: to a caller who cannot push, null beside `FORBIDDEN`; everyone with a grant, the highest as
-///   `permission` and every grant as a `PermissionSource`: the organization (ownership, the base permission), the
-///   team that grants it (a child team's members name the parent that does), the repository (a direct grant, or an
-///   account's own repository). `permission` is GitHub's `DefaultRepositoryPermissionField` (triage shows as `READ`,
+///   `permission` and every grant as a `PermissionSource`: the organization (ownership, or else the base
+///   permission), the team that grants it (a child team's members name the parent that does), the repository (a
+///   direct grant, or ownership: an organization's owner has both). `permission` is GitHub's `DefaultRepositoryPermissionField` (triage shows as `READ`,
 ///   maintain as `WRITE`) and `roleName` the exact role, as a real answer has them;
 /// - `stargazers`: the one star list REST serves, oldest first, with no cap; to anyone without a grant an empty
 ///   list, as GitHub answers since July 2026;
@@ -192,7 +192,8 @@ struct StandInGraphQLSchema {
     /// What grants `grant`: the organization, the team, or the repository; with a name that tells it from the others.
     func granter(of grant: StandInWorld.Grant, on repository: StandInWorld.Repository) -> (object: Object, name: String)
     {
-        guard let organization = world.organization(repository.owner), grant.source != "direct" else {
+        guard let organization = world.organization(repository.owner), !["direct", "owner"].contains(grant.source)
+        else {
             return (self.repository(repository), "repository")
         }
         guard let team = organization.teams.first(where: { "team " + $0.slug == grant.source }) else {

@@ -129,8 +129,8 @@ struct AccessCommand: GitHubCommand {
 
             repository is ORG/NAME as GitHub names it, --repo's too; permission is read, triage, write,
             maintain or admin. A source's name is the organization's login, the team's slug or ORG/NAME; access
-            through a child team names the team that grants it, and an owner can have two organization sources
-            (ownership and the base permission). affiliation comes from the members GitHub lists, whole only to a
+            through a child team names the team that grants it, and GitHub gives an owner's admin from the
+            organization and from the repository (a repository source is not always a direct grant). affiliation comes from the members GitHub lists, whole only to a
             member: someone it does not list is a member whose role is not shown (null) when reached through the
             organization or a team, outside when the token's own account is listed, else null; --affiliation
             keeps none whose affiliation is null, and stderr says how many of them may be the one asked for.
