@@ -159,10 +159,10 @@ extension Endpoint {
         "issues/list-assignees", .get, "/repos/{owner}/{repo}/assignees", shape: .accounts, paging: .link,
         docs: "https://docs.github.com/rest/issues/assignees#list-assignees")
     /// `GET /repos/{owner}/{repo}/collaborators`: who has access to a repository, with each one's role; needs
-    /// push access to it.
+    /// push access to it, and "an access token with the read:org and repo scopes" (GitHub's reference).
     package static let collaborators = Endpoint(
         "repos/list-collaborators", .get, "/repos/{owner}/{repo}/collaborators", query: ["affiliation", "permission"],
-        shape: .accounts, paging: .link, scope: "repo",
+        shape: .accounts, paging: .link, scope: "read:org and repo",
         docs: "https://docs.github.com/rest/collaborators/collaborators#list-repository-collaborators")
     /// `GET /repos/{owner}/{repo}/contributors`: who committed to a repository, and how often; `anon=1` adds the
     /// authors with no account. An empty repository is 204.

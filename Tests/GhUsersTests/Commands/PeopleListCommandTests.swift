@@ -30,7 +30,7 @@ struct PeopleListCommandTests {
         ("invitations github", "GET /orgs/github/invitations", "GET /orgs/github", "orgs-get", "admin:org"),
         (
             "collaborators octocat/Hello-World", "GET /repos/octocat/Hello-World/collaborators",
-            "GET /repos/octocat/Hello-World", "repos-get", "repo"
+            "GET /repos/octocat/Hello-World", "repos-get", "read:org and repo"
         ),
         (
             "team-members github/justice-league", "GET /orgs/github/teams/justice-league/members", "GET /orgs/github",

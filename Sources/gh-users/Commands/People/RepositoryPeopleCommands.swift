@@ -120,7 +120,7 @@ struct CollaboratorsCommand: PeopleListCommand {
                 Lists the repository's collaborators: its organization's members with access, outside
                 collaborators and those given access themselves, each with role_name (read, triage, write,
                 maintain, admin, or a custom role) and GitHub's permissions object. GitHub lists them only to a
-                token with push access to the repository (and the repo scope for a private one): its refusal
+                token with push access to the repository (and the read:org and repo scopes): its refusal
                 (403, or 404 for what the token may not see) is exit status 4 and names what is needed. A 404
                 asks for the repository (GET /repos/{owner}/{repo}) first: when there is none the token can
                 see, exit status 3 says so. With --full each is written as its profile with role_name and
