@@ -105,6 +105,9 @@ package struct IOStreams: Sendable {
     package let out: any OutputSink
     package private(set) var err: any OutputSink
     package let stdoutIsTTY: Bool
+    /// stdout is a terminal, whatever `TERM` says: `TERM=dumb` (Emacs's shell) takes away styling, not the
+    /// terminal, which may still act on an escape sequence GitHub's data holds.
+    package var stdoutIsTerminal = false
     /// stdout is a pipe or a socket, whose reader may write to the same terminal (`| head`): a progress line on
     /// stderr would mix into what it prints, so none is drawn (`gh` draws its spinner only when both are terminals;
     /// to a file, `> users.tsv`, the progress still shows).
@@ -173,7 +176,8 @@ package struct IOStreams: Sendable {
     /// The real process streams. `TERM=dumb` counts as no terminal, as in `gh`.
     package static func system(environment: [String: String]) -> IOStreams {
         let dumb = environment["TERM"] == "dumb"
-        let outTTY = isatty(STDOUT_FILENO) == 1 && !dumb
+        let outTerminal = isatty(STDOUT_FILENO) == 1
+        let outTTY = outTerminal && !dumb
         let errTTY = isatty(STDERR_FILENO) == 1 && !dumb
         var io = IOStreams(
             out: FileDescriptorSink(descriptor: STDOUT_FILENO),
@@ -184,6 +188,7 @@ package struct IOStreams: Sendable {
             colorPolicy: ColorPolicy(environment: environment)
         )
         io.stderrWidth = TerminalSize.columns(of: STDERR_FILENO) ?? io.terminalWidth
+        io.stdoutIsTerminal = outTerminal
         var info = stat()
         if fstat(STDOUT_FILENO, &info) == 0 {
             let kind = info.st_mode & S_IFMT

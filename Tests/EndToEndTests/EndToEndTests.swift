@@ -106,6 +106,20 @@ struct EndToEndTests {
         }
     }
 
+    /// csv to a terminal whose `TERM` is dumb (Emacs's shell, which acts on colour and OSC 8 links) still shows
+    /// GitHub's escapes as text. Before, `TERM=dumb` counted as no terminal for this too, and csv sent them raw as
+    /// data (a review's find).
+    @Test func csvToADumbTerminalShowsEscapesAsText() async throws {
+        try await withServer { server in
+            let show = #""$GH_USERS" show osc8-link ansi-red --format csv --fields login,bio --api-url "$API""#
+            let result = try await BinaryRunner.shell(
+                "TERM=dumb script -qec '\(show)' /dev/null", environment: ["API": server.baseURL])
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains(#"\e]8;;https://evil.example\aclick"#), "\(result.stdout)")
+            #expect(!result.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" }, "\(result.stdout)")
+        }
+    }
+
     @Test func serverErrorMidCrawlKeepsJSONValidAndNamesTheResumePoint() async throws {
         try await withServer { server in
             // The first page is served; the second gets a 500, and with no retries that ends the crawl.

@@ -95,7 +95,8 @@ struct GhUsersApp: Sendable {
             colorEnabled: common.color.isEnabled(policy: io.colorPolicy, isTTY: io.stdoutIsTTY),
             width: io.terminalWidth,
             now: environment.now(),
-            fields: common.fields
+            fields: common.fields,
+            reachesTerminal: io.stdoutIsTerminal
         )
         return CommandContext(
             io: io,

@@ -58,7 +58,8 @@ extension CommandContext {
             colorEnabled: common.color.isEnabled(policy: io.colorPolicy, isTTY: io.stdoutIsTTY),
             width: io.terminalWidth,
             now: self.render.now,
-            fields: common.fields
+            fields: common.fields,
+            reachesTerminal: io.stdoutIsTerminal
         )
         return CommandContext(
             io: io, render: render, presenter: presenter, common: common, programName: programName,

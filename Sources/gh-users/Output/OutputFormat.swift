@@ -17,6 +17,9 @@ struct RenderContext: Sendable {
     let now: Date
     /// `--fields`: the columns or keys to write instead of the command's own.
     var fields: [String]? = nil
+    /// stdout is a terminal even where `isTTY` says no (`TERM=dumb`): what GitHub's data holds is still shown
+    /// harmless there, never sent raw.
+    var reachesTerminal = false
 
     /// What a terminal is told on stderr when a table has no rows, as `gh` does: "gh-users: no followers found".
     /// nil for a pipe or any other format, so what a script reads stays empty.
@@ -35,7 +38,8 @@ struct RenderContext: Sendable {
         colorEnabled: Bool,
         width: Int,
         now: Date,
-        fields: [String]? = nil
+        fields: [String]? = nil,
+        reachesTerminal: Bool = false
     ) -> RenderContext {
         let format = requested ?? (isTTY ? .table : .tsv)
         // json, ndjson and csv are never coloured; tsv and table only when colour is on.
@@ -46,7 +50,8 @@ struct RenderContext: Sendable {
             colorEnabled: color,
             width: max(20, width),
             now: now,
-            fields: fields
+            fields: fields,
+            reachesTerminal: reachesTerminal
         )
     }
 }
