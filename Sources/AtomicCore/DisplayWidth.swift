@@ -2,7 +2,9 @@
 /// code points take 2 columns; combining marks, format characters (ZWJ included) and controls take 0.
 /// A joined emoji therefore counts as the sum of its parts, which over-estimates on terminals that join it,
 /// so a row never wraps on any terminal. For the same reason a narrow symbol followed by the emoji presentation
-/// selector (U+FE0F: `❤️`, `✔️`), which terminals draw 2 columns wide, counts 2.
+/// selector (U+FE0F: `❤️`, `✔️`), which terminals draw 2 columns wide, counts 2. A regional indicator counts 1,
+/// as wcwidth has it (East Asian Width neutral), so a flag, a pair of them, is the 2 columns every terminal gives
+/// it, whether it joins the pair or not.
 package enum DisplayWidth {
     package static func of(_ text: String) -> Int {
         var total = 0
@@ -26,6 +28,7 @@ package enum DisplayWidth {
             break
         }
         if (0x1160...0x11FF).contains(value) { return 0 }  // Hangul medial vowels and final consonants join.
+        if (0x1F1E6...0x1F1FF).contains(value) { return 1 }  // Regional indicators: a flag is a pair.
         if isWide(value) || scalar.properties.isEmojiPresentation { return 2 }
         return 1
     }

@@ -19,6 +19,8 @@ struct DisplayWidthTests {
         ("\u{2764}\u{FE0F}", 2), ("\u{2714}\u{FE0F} ok", 5), ("\u{2764}", 1),
         // Wide blocks wcwidth tables list: Khitan, Kana Extended-B, circled ideographic symbols.
         ("\u{18D00}", 2), ("\u{1AFF0}", 2), ("\u{1F260}", 2),
+        // A flag is two regional indicators, 2 columns on every terminal (before: 4, which misaligned a row).
+        ("Berlin \u{1F1E9}\u{1F1EA}", 9), ("\u{1F1EB}\u{1F1F7}\u{1F1EA}\u{1F1FA}", 4),
     ])
     func widths(text: LoggedText, expected: Int) {
         #expect(DisplayWidth.of(text.text) == expected)
