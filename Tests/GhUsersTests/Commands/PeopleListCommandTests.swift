@@ -1,3 +1,4 @@
+import AtomicCore
 import Domain
 import Foundation
 import TestSupport
@@ -378,6 +379,25 @@ struct PeopleListCommandTests {
         #expect(
             run.out
                 == "login,name,email,contributions,type\r\noctocat,,,32,User\r\n,Mona,mona@example.com,3,Anonymous\r\n")
+    }
+
+    /// On a narrow terminal an author's email gives way before a login, as an invitation's does: a long email kept
+    /// whole had cut every login to a few letters ("dependa…", a review's find), where the table cuts a login only
+    /// when nothing else can give.
+    @Test func aNarrowTableCutsAnEmailBeforeItCutsALogin() async throws {
+        var harness = CommandHarness()
+        (harness.stdoutTTY, harness.width) = (true, 80)
+        let bot = #"{"login":"dependabot-preview[bot]","id":27856297,"type":"Bot","contributions":40}"#
+        let email = "12345678+a-rather-long-name-for-an-author@users.noreply.github.com"
+        let anonymous = #"{"email":"\#(email)","name":"An Author","type":"Anonymous","contributions":3}"#
+        harness.http.register(
+            RequestMatcher(
+                "GET /repos/octocat/Hello-World/contributors?anon=1&per_page=30", accept: "application/vnd.github+json"),
+            status: 200, headers: [], body: Data("[\(bot),\(anonymous)]".utf8))
+        let run = await harness.run(["contributors", "octocat/Hello-World", "--anon", "--color", "never"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.contains("dependabot-preview[bot]"), "\(run.out)")
+        #expect(run.out.split(separator: "\n").allSatisfy { DisplayWidth.of(String($0)) <= 80 }, "\(run.out)")
     }
 
     /// ORG/TEAM is checked before anything is sent.

@@ -224,7 +224,11 @@ struct ContributorsCommand: PeopleListCommand {
         // An author with no account has no login: GitHub sends a name and an email instead, each in its column.
         let anonymous =
             list.filters["anon"] == nil
-            ? [] : [Column<Record>("NAME", path: ["name"], shrink: .second), Column("EMAIL", path: ["email"])]
+            ? []
+            : [
+                Column<Record>("NAME", path: ["name"], shrink: .second),
+                Column("EMAIL", path: ["email"], shrink: .second),
+            ]
         let columns =
             [Column<Record>("LOGIN", path: ["login"], shrink: .last)] + anonymous + [
                 Column("CONTRIBUTIONS", path: ["contributions"]),
