@@ -8,8 +8,9 @@ import JSONBytes
 ///   `hasTwoFactorEnabled` (nullable: null when the viewer may not see it), `node` { `login`, `databaseId` } },
 ///   beside `Query.viewer` (`User!`: the token's account) { `login`, `databaseId` }, to tell whether the list is
 ///   every member (`AccessMembership.isComplete`);
-/// - `Organization.repositories(first:, after:, orderBy: {field: NAME, direction: ASC})`, archived ones too (no
-///   `isArchived` filter): `name`, `nameWithOwner`, `isArchived`;
+/// - `Organization.repositories(first:, after:, ownerAffiliations: OWNER, orderBy: {field: NAME, direction: ASC})`,
+///   archived ones too (no `isArchived` filter): `name`, `nameWithOwner`, `isArchived`; the owner's alone, where
+///   the schema's default (`[OWNER, COLLABORATOR]`) would let another owner's in, which the map refuses;
 /// - for `--repo`, aliased `repository(owner:, name:)` lookups of `nameWithOwner` (the name as GitHub spells it,
 ///   through a rename: `followRenames` is true unless asked otherwise);
 /// - aliased `repository(owner:, name:)` lookups, each one page of `collaborators(first: 100, affiliation: ALL,
@@ -48,7 +49,9 @@ enum GraphQLAccessQuery {
             query GhUsersAccessRepositories {
               rateLimit { cost remaining resetAt }
               organization(login: \(literal(organization))) {
-                repositories(first: \(pageSize)\(after(cursor)), orderBy: {field: NAME, direction: ASC}) {
+                repositories(
+                  first: \(pageSize)\(after(cursor)), ownerAffiliations: OWNER, orderBy: {field: NAME, direction: ASC}
+                ) {
                   totalCount
                   pageInfo { hasNextPage endCursor }
                   nodes { name nameWithOwner isArchived }

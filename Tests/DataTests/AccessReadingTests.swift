@@ -757,7 +757,7 @@ struct AccessReadingTests {
         #expect(batch.contains("permissionSources {") && batch.contains("roleName") && batch.contains("__typename"))
         #expect(batch.contains("... on Team { slug }"))
         let listing = String(decoding: GraphQLAccessQuery.repositories(of: "octo-org", after: nil), as: UTF8.self)
-        #expect(listing.contains("orderBy: {field: NAME, direction: ASC}"))
+        #expect(listing.contains("ownerAffiliations: OWNER, orderBy: {field: NAME, direction: ASC}"))
         #expect(!listing.contains("isArchived:"))
         let members = String(decoding: GraphQLAccessQuery.members(of: "octo-org", after: "x"), as: UTF8.self)
         #expect(members.contains(#"membersWithRole(first: 100, after: \"x\")"#))
