@@ -37,10 +37,11 @@ package enum GitHubEndpoints {
         list(endpoint, under: owner, filters: filters, decode: accounts)
     }
 
-    /// An organization's members (`GET /orgs/{org}/members`). GitHub redirects a caller who is not a member to
-    /// the public members, a list without filters, and says so only by where the answer came from: a filtered
-    /// list answered from there is refused (exit 4) rather than taken for the filtered one, and an unfiltered one
-    /// is the public members, which its page says (`Page.answeredPath`).
+    /// An organization's members (`GET /orgs/{org}/members`). GitHub's early docs redirect (302) a caller who is not
+    /// a member to the public members, a list without filters (GitHub Enterprise Server 3.1's still do; today's list
+    /// 200 and 422), which says so only by where the answer came from: a filtered list answered from there is
+    /// refused (exit 4) rather than taken for the filtered one, and an unfiltered one is the public members, which
+    /// its page says (`Page.answeredPath`).
     package static func members(under owner: ListOwner, filters: [String: String]) -> ListResource<User> {
         list(.members, under: owner, filters: filters) { body throws(DomainError) in
             var page = try accounts(body)

@@ -9,8 +9,8 @@ struct GraphQLProfileResponseDTO: Decodable {
     /// The server's numbers, bounded like headers are: a count that is no whole number from 0 to
     /// `RateLimit.largest` is unknown (nil), so no sum made of them can overflow and no bad one fails the batch.
     struct RateLimit: Decodable {
-        /// Far above any real hourly limit (GitHub's largest is 12,500 points), and small enough that a run's
-        /// total of them cannot reach `Int.max`.
+        /// Far above any real hourly limit (GitHub's largest is 15,000 points, an enterprise's `GITHUB_TOKEN`'s),
+        /// and small enough that a run's total of them cannot reach `Int.max`.
         static let largest = 1 << 40
 
         let cost: Int?

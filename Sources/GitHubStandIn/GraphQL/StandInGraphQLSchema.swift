@@ -160,8 +160,8 @@ struct StandInGraphQLSchema {
     /// `collaborators(affiliation: ALL, login:)`, `login` naming one person alone (case aside).
     func collaborators(of repository: StandInWorld.Repository, _ field: Field) throws -> Result {
         guard world.canPush(caller, to: repository) else {
-            // GitHub's words since 2023 (steampipe-plugin-github#291, planet-of-the-bugs#161, refined-github#9817);
-            // REST's 403 still says "Must have push access to view repository collaborators." (2018).
+            // GitHub's words since 2021 (peter-evans/slash-command-dispatch#126, refined-github#9817); REST's 403
+            // still says "Must have push access to view repository collaborators." (2018).
             let message = "You do not have permission to view repository collaborators."
             throw StandInGraphQLFieldError(type: "FORBIDDEN", message: message)
         }
