@@ -61,16 +61,14 @@ struct StandInRouteRequest {
         return parameters
     }
 
-    /// Where the resource's `Link` URLs point: by the owner's id where GitHub names it so (`ownerIDPath`), else the
-    /// path asked.
+    /// Where the resource's `Link` URLs point: the path asked, or where the row has a second pattern the one that
+    /// names the owner by id, as GitHub's `Link` URLs do (`/user/{id}/followers`, `ownerIDPath`).
     var linkPath: String {
-        guard let pattern = route?.patterns.last,
-            pattern.description.hasPrefix("/repositories/")
-                || pattern.description.hasPrefix("/organizations/")
-        else { return request.path }
-        let filled = pattern.segments.map { segment -> String? in
-            let name = segment.dropFirst().dropLast().prefix { $0 != ":" }
-            return segment.hasPrefix("{") ? parameters[String(name)] : String(segment)
+        guard let patterns = route?.patterns, patterns.count == 2 else { return request.path }
+        let filled = patterns[1].segments.map { segment -> String? in
+            let name = String(segment.dropFirst().dropLast().prefix { $0 != ":" })
+            guard segment.hasPrefix("{") else { return String(segment) }
+            return parameters[name] ?? (name == "account_id" ? account.map { String($0.id) } : nil)
         }
         return filled.contains(nil) ? request.path : filled.compactMap { $0 }.joined(separator: "/")
     }
@@ -138,7 +136,7 @@ struct StandInRouteRequest {
     /// The asked page of `count` records, with GitHub's `Link` (under `linkPath`); a page past `cap` is GitHub's 422
     /// (or a resource's own, `pastCap`). Only the page's records are written, so a list of 45,000 costs a page.
     func paged(
-        count: Int, cap: Int? = nil, pastCap: [UInt8]? = nil, perPageLimit: Int = 100, linkPath: String? = nil,
+        count: Int, cap: Int? = nil, pastCap: [UInt8]? = nil, perPageLimit: Int = 100,
         record: (Int, inout JSONByteWriter) -> Void
     ) -> StandInHTTPResponse {
         let paging = StandInPageRequest(query: request.query, limit: perPageLimit)
@@ -150,25 +148,20 @@ struct StandInRouteRequest {
         }
         let listed = min(count, cap ?? count)
         let page = JSONByteWriter.array(paging.range(inCount: listed)) { record($1, &$0) }
-        let url = context.linkBaseURL + (linkPath ?? self.linkPath)
+        let url = context.linkBaseURL + linkPath
         let link = paging.linkHeader(url: url, target: request.target, count: listed)
         return StandInHTTPResponse(status: 200, headers: link.map { [("Link", $0)] } ?? [], body: page)
     }
 
-    func pagedRecords(_ records: [[UInt8]], cap: Int? = nil, perPageLimit: Int = 100, linkPath: String? = nil)
-        -> StandInHTTPResponse
-    {
-        paged(count: records.count, cap: cap, perPageLimit: perPageLimit, linkPath: linkPath) {
-            $1.bytes += records[$0]
-        }
+    func pagedRecords(_ records: [[UInt8]], cap: Int? = nil, perPageLimit: Int = 100) -> StandInHTTPResponse {
+        paged(count: records.count, cap: cap, perPageLimit: perPageLimit) { $1.bytes += records[$0] }
     }
 
     /// `users` as simple users, each with what `extra` adds, paged.
-    func pagedUsers(
-        _ users: [StandInUser], linkPath: String? = nil,
-        extra: (StandInUser, inout JSONByteWriter) -> Void = { _, _ in }
-    ) -> StandInHTTPResponse {
-        paged(count: users.count, linkPath: linkPath) { position, writer in
+    func pagedUsers(_ users: [StandInUser], extra: (StandInUser, inout JSONByteWriter) -> Void = { _, _ in })
+        -> StandInHTTPResponse
+    {
+        paged(count: users.count) { position, writer in
             users[position].writeSimpleUserFields(into: &writer)
             extra(users[position], &writer)
             writer.raw("}")

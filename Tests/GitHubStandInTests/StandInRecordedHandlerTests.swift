@@ -21,7 +21,7 @@ private func records(_ row: Endpoint) throws -> [String] {
     /// `/user/{account_id}` a catch-all under `/user/`: `StandInRouteTableTests.refusals`).
     @Test func aRowFindsItsBodyByItsOperationID() throws {
         #expect(rows.count >= 10)
-        // A public list outside `/users/{username}/…`, as the next issue's `GET /orgs/{org}/public_members`.
+        // A public list outside `/users/{username}/…`, linked by the organization's id as GitHub links its lists.
         let newRow = Endpoint(
             "orgs/list-for-user", .get, "/orgs/{org}/another-list", shape: .records(.organization), paging: .link,
             docs: "https://docs.github.com/rest")
@@ -30,7 +30,7 @@ private func records(_ row: Endpoint) throws -> [String] {
         #expect(try response.status == 200 && response.text == "[\(records(.orgs)[1])]")
         #expect(
             linkRelations(response.header("Link"))["first"]
-                == "\(server.baseURL)/orgs/github/another-list?per_page=1&page=1")
+                == "\(server.baseURL)/organizations/9919/another-list?per_page=1&page=1")
         #expect(StandInRecordedHandler(Endpoint("no/such-operation", .get, "/x", shape: .status, docs: "")) == nil)
         #expect(StandInRecordedHandler(.follow) == nil)
         for row in [Endpoint.listUsers, .user, .userByID, .authenticatedUser, .followers, .searchUsers] {

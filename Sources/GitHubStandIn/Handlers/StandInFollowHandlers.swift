@@ -5,9 +5,7 @@ extension StandInRouteRequest {
     func followList(_ relation: StandInFollowRelation, signedIn: Bool = false) -> StandInHTTPResponse {
         about(signedIn: signedIn) { user in
             if relation == .blocks, let refusal = scopeRefusal(unlessOneOf: ["user"]) { return refusal }
-            let members = followGraph.members(relation, of: user)
-            // GitHub's own Link URLs: `/user/{id}/followers` for a named account, `/user/followers` for the token's.
-            return pagedUsers(members, linkPath: signedIn ? "/user/\(relation)" : "/user/\(user.id)/\(relation)")
+            return pagedUsers(followGraph.members(relation, of: user))
         }
     }
 

@@ -22,14 +22,10 @@ struct StandInRecordedHandler: StandInHandler {
     }
 
     func respond(to request: StandInRouteRequest) -> StandInHTTPResponse {
-        var linkPath = request.path
         if endpoint.needsToken || endpoint.path.hasPrefix("/user/"), request.signedInAccount == nil {
             return request.signInRefusal()
         }
-        if endpoint.isAccountScoped {
-            guard let account = request.account else { return request.notFound }
-            linkPath = endpoint.accountPath(String(account.id))
-        }
+        if endpoint.isAccountScoped, request.account == nil { return request.notFound }
         let world = request.context.world.current
         let unknownOrganization = request.parameters["org"].map { world.organization($0) == nil } ?? false
         let owner = request.parameters["owner"] ?? ""
@@ -40,12 +36,6 @@ struct StandInRecordedHandler: StandInHandler {
         guard let records = try? JSONText.arrayElements(body).map({ Array(body[$0]) }) else {
             return StandInHTTPResponse(status: 200, body: body)
         }
-        return request.pagedRecords(records, cap: endpoint.itemCap, linkPath: linkPath)
-    }
-
-    /// Whether `Accept` names the row's own media type, with or without the API version (`vnd.github.v3.`).
-    func asksForMediaType(_ accept: String?) -> Bool {
-        guard let mediaType = endpoint.mediaType, let accept = accept?.lowercased() else { return false }
-        return accept.contains(mediaType) || accept.contains(mediaType.replacing("vnd.github.", with: "vnd.github.v3."))
+        return request.pagedRecords(records, cap: endpoint.itemCap)
     }
 }

@@ -72,12 +72,4 @@ extension StandInStargazerList {
     static let firstStar = 1_420_070_400
     static let restCap = Endpoint.stargazers.itemCap ?? 40_000
     static let paginationLimited = StandInRecordedHandler.body(named: "error-422-pagination-limited") ?? []
-
-    /// A simple user, or in the star media type (`star`) GitHub's `{"starred_at", "user"}`.
-    func write(at position: Int, star media: Bool, into writer: inout JSONByteWriter) {
-        let (user, at) = star(at: position)
-        guard media else { return user.writeSimpleUser(into: &writer) }
-        let starredAt = JSONValue.string(UTCTimestamp.iso8601(at)).bytes
-        writer.bytes += JSONByteWriter.object([("starred_at", starredAt), ("user", user.simpleUserBytes)])
-    }
 }

@@ -22,7 +22,7 @@ extension StandInRouteRequest {
             population.searchPositions(StandInUserSearchQuery(text), sort: sort, ascending: ascending)
         }
         // Search scores are relevance floats; with no text ranking every hit scores the same.
-        var response = paged(count: min(positions.count, Self.resultWindow), linkPath: "/search/users") {
+        var response = paged(count: min(positions.count, Self.resultWindow)) {
             population.users[positions[$0]].writeSimpleUserFields(into: &$1)
             $1.raw(",\"score\":1.0}")
         }

@@ -23,7 +23,11 @@ extension StandInRouteRequest {
             // GitHub lists the organizations an account is a public member of.
             let joined = world.organizations.filter { $0.member(account.login)?.isPublic == true }
             return pagedRecords(
-                joined.compactMap { world.organizationAccount(login: $0.login) }.map(organizationRecord))
+                joined.compactMap { world.organizationAccount(login: $0.login) }.map { account in
+                    let values: [String: any Sendable] = ["login": account.login, "id": account.id]
+                    let renaming = [("yaml", account.login), ("69535", "\(account.id)")]
+                    return replacing(values, in: Self.listedOrganization, renaming: renaming)
+                })
         }
         if let org = parameters["org"] {
             return world.organization(org).flatMap { worldList(list, $0, in: world, caller: caller) } ?? notFound
@@ -42,15 +46,10 @@ extension StandInRouteRequest {
         switch list {
         case .organization:
             guard let account = world.organizationAccount(login: organization.login) else { return nil }
-            var values: [String: any Sendable] = ["login": account.login, "id": account.id, "node_id": account.nodeID]
-            let documented = StandInRecordedHandler.body(named: "orgs-get") ?? []
-            for key in JSONText.keyTexts(at: [], in: documented) where values[key] == nil {
-                let text = JSONText.text(of: key, in: documented)
-                if text.contains("/orgs/github") {
-                    values[key] = text.replacing("/orgs/github", with: "/orgs/\(account.login)")
-                }
-            }
-            return StandInHTTPResponse(status: 200, body: replacing(values, in: documented))
+            let values: [String: any Sendable] = ["login": account.login, "id": account.id, "node_id": account.nodeID]
+            let body = replacing(
+                values, in: Self.fullOrganization, renaming: [("/orgs/github", "/orgs/\(account.login)")])
+            return StandInHTTPResponse(status: 200, body: body)
         case .members, .publicMembers:
             // To whoever is not a member, the public members, with 200 (GitHub's reference lists 200 and 422 only;
             // the 302 its early docs named was removed in 2014, github/developer.github.com#574).
@@ -100,10 +99,10 @@ extension StandInRouteRequest {
             return pagedRecords(stargazers.weeks(), cap: Endpoint.starHistory.itemCap, perPageLimit: 30)
         case .stargazers:
             guard access != nil else { return nil }
-            let star = StandInRecordedHandler(.stargazers)?.asksForMediaType(header("Accept")) ?? false
             let pastCap = StandInStargazerList.paginationLimited
             return paged(count: stargazers.count, cap: StandInStargazerList.restCap, pastCap: pastCap) {
-                stargazers.write(at: $0, star: star, into: &$1)
+                let (user, at) = stargazers.star(at: $0)
+                $1.bytes += starRecord(list, at: at, "user", user.simpleUserBytes)
             }
         case .forks:
             // Newest first, GitHub's default `sort` (gh-users asks no other); each created when it was forked, with
@@ -184,15 +183,21 @@ extension StandInRouteRequest {
             StandInStargazerList(repository, in: population).starredAt(by: account).map { (repository, $0) }
         }
         let sorted = stars.sorted { request.query["direction"] == "asc" ? $0.1 < $1.1 : $0.1 > $1.1 }
-        let media = StandInRecordedHandler(.starred)?.asksForMediaType(header("Accept")) ?? false
         return pagedRecords(
             sorted.map { repository, at in
                 let record = repositoryRecord(repository, in: world, from: Self.listedRepository)
-                guard media else { return record }
-                return JSONByteWriter.object([
-                    ("starred_at", JSONValue.string(UTCTimestamp.iso8601(at)).bytes), ("repo", record),
-                ])
+                return starRecord(.starred, at: at, "repo", record)
             })
+    }
+
+    /// In `list`'s star media type, when `Accept` names it (with or without `vnd.github.v3.`), GitHub's
+    /// `{"starred_at", key: record}`; else the record.
+    private func starRecord(_ list: Endpoint, at: Int, _ key: String, _ record: [UInt8]) -> [UInt8] {
+        let accept = header("Accept")?.lowercased() ?? ""
+        guard let media = list.mediaType,
+            accept.contains(media) || accept.contains(media.replacing("vnd.github.", with: "vnd.github.v3."))
+        else { return record }
+        return JSONByteWriter.object([("starred_at", JSONValue.string(UTCTimestamp.iso8601(at)).bytes), (key, record)])
     }
 
     /// A repository's record as GitHub gives it to the caller, made from the documented `template`: the world's name, owner and counts, the caller's `permissions` (read to anyone signed in: the
@@ -222,19 +227,6 @@ extension StandInRouteRequest {
         JSONText.project(record, keys: JSONText.keyTexts(at: [], in: record).filter { !keys.contains($0) })
     }
 
-    /// The documented record of an organization (`listedOrganization`, yaml's), made `organization`'s.
-    private func organizationRecord(_ organization: StandInUser) -> [UInt8] {
-        let record = Self.listedOrganization
-        var values: [String: any Sendable] = ["login": organization.login, "id": organization.id]
-        for key in JSONText.keyTexts(at: [], in: record) where values[key] == nil {
-            let text = JSONText.text(of: key, in: record)
-            guard text.contains("yaml") || text.contains("69535") else { continue }
-            values[key] = text.replacing("yaml", with: organization.login).replacing(
-                "69535", with: "\(organization.id)")
-        }
-        return replacing(values, in: record)
-    }
-
     /// Accounts by commits, most first; with `anon` the authors with no account too.
     private func contributors(_ repository: StandInWorld.Repository) -> StandInHTTPResponse {
         let anonymous = ["1", "true"].contains(request.query["anon"]?.lowercased() ?? "")
@@ -260,13 +252,16 @@ extension StandInRouteRequest {
         }
     }
 
-    /// A documented body with some top-level values replaced: bytes as the JSON they are, a number as its digits,
-    /// anything else as a string.
-    func replacing(_ values: [String: any Sendable], in body: [UInt8]) -> [UInt8] {
+    /// A documented body with some top-level values replaced (bytes as the JSON they are, a number as its digits,
+    /// anything else as a string), and in each of its other strings the example's own names and ids (`renaming`)
+    /// replaced by its own.
+    func replacing(_ values: [String: any Sendable], in body: [UInt8], renaming: [(String, String)] = []) -> [UInt8] {
         var body = body
         let members = (try? JSONText.objectMembers(body)) ?? [:]
         for (key, range) in members.sorted(by: { $0.value.lowerBound > $1.value.lowerBound }) {
-            guard let value = values[key] else { continue }
+            let text = body[range.lowerBound] == UInt8(ascii: "\"") ? JSONText.text(of: key, in: body) : ""
+            let renamed = renaming.reduce(text) { $0.replacing($1.0, with: $1.1) }
+            guard let value = values[key] ?? (renamed == text ? nil : renamed) else { continue }
             let json = value as? [UInt8] ?? (value is Int ? Array("\(value)".utf8) : JSONValue.string("\(value)").bytes)
             body.replaceSubrange(range, with: json)
         }

@@ -157,6 +157,7 @@ extension StandInRouteRequest {
     static let listedRepository = firstRecord(of: "repos-list-for-user")
     static let fullRepository = StandInRecordedHandler.body(named: "repos-get") ?? []
     static let listedOrganization = firstRecord(of: "orgs-list-for-user")
+    static let fullOrganization = StandInRecordedHandler.body(named: "orgs-get") ?? []
 
     /// A documented record of octocat/Hello-World (`documentedRepository` by default) made `fullName`'s:
     /// its names, its own URLs, its `owner` (an account of the population, or an organization of the world) and
@@ -169,15 +170,11 @@ extension StandInRouteRequest {
             "id": id, "node_id": Data("010:Repository\(id)".utf8).base64EncodedString(),
             "name": String(fullName.drop { $0 != "/" }.dropFirst()), "full_name": fullName,
         ]
-        for (key, range) in (try? JSONText.objectMembers(record)) ?? [:]
-        where values[key] == nil && record[range.lowerBound] == UInt8(ascii: "\"") {
-            values[key] = JSONText.text(of: key, in: record).replacing("octocat/Hello-World", with: fullName)
-        }
         let login = String(fullName.prefix { $0 != "/" })
         if let owner = population.user(login: login) ?? world.organizationAccount(login: login) {
             values["owner"] = owner.simpleUserBytes
         }
-        return replacing(values, in: record)
+        return replacing(values, in: record, renaming: [("octocat/Hello-World", fullName)])
     }
 
     func membershipRecord(_ membership: StandInWorld.Member?, _ user: StandInUser) -> [UInt8] {
