@@ -66,6 +66,18 @@ struct AccessStateTests {
         out: CapturedOutput(), err: CapturedOutput(), stdoutIsTTY: false, stderrIsTTY: false, terminalWidth: 80,
         colorPolicy: .auto)
 
+    private struct NotOpened: Error {}
+
+    /// A state file `s` in `directory`, opened for a new map of octo-org in tsv.
+    private static func openedState(in directory: URL) throws -> (file: AccessStateFile, path: String) {
+        let path = directory.appendingPathComponent("s").path
+        let fresh = AccessState(organization: "octo-org", filters: [:], format: .tsv, fields: nil, apiURL: nil)
+        guard case .success(let file) = AccessStateFile.open(path, as: fresh, io: streams, stdoutFile: nil) else {
+            throw NotOpened()
+        }
+        return (file, path)
+    }
+
     private static let argv = ["access", "octo-org", "--concurrency", "1", "--fields", "repository,login"]
 
     /// Stopped by a spent limit in its second batch, the map goes on from the tenth repository: the two runs'
@@ -374,16 +386,33 @@ struct AccessStateTests {
     @Test func aFailedSaveLeavesTheStateAsItsFileHoldsIt() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("s").path
-        let fresh = AccessState(organization: "octo-org", filters: [:], format: .tsv, fields: nil, apiURL: nil)
-        guard case .success(var file) = AccessStateFile.open(path, as: fresh, io: Self.streams, stdoutFile: nil) else {
-            Issue.record("the state did not open")
-            return
-        }
+        var (file, path) = try Self.openedState(in: directory)
         try file.written("octo-org/r00", records: 2, read: .read)
         try FileManager.default.createDirectory(atPath: path + ".tmp", withIntermediateDirectories: false)
         #expect(throws: LocalFileError.self) { try file.written("octo-org/r01", records: 3, read: .read) }
         #expect(file.state.after == "octo-org/r00" && file.state.records == 2 && file.state.repositories == 1)
+    }
+
+    /// A repository that wrote nothing (one the token cannot read) is saved with the next that writes, or when
+    /// the map closes or stops: saved after each, a member's map of 1,000 repositories it could not read rewrote
+    /// the growing list of them a thousand times, 21 MB of state (a review's find).
+    @Test func aRepositoryThatWroteNothingIsSavedWithTheNextThatWrites() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var (file, path) = try Self.openedState(in: directory)
+        func saved() throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
+        try file.written("octo-org/r00", records: 2, read: .read)
+        let first = try saved()
+        try file.written("octo-org/r01", records: 0, read: .refused)
+        try file.written("octo-org/r02", records: 0, read: .refused)
+        #expect(try saved() == first && file.state.after == "octo-org/r00")
+        try file.written("octo-org/r03", records: 1, read: .read)
+        let third = try saved()
+        #expect(third.contains(#""after":"octo-org/r03""#) && third.contains("octo-org/r02"), "\(third)")
+        try file.written("octo-org/r04", records: 0, read: .refused)
+        try file.saveUnsaved()
+        let last = try saved()
+        #expect(last.contains(#""after":"octo-org/r04""#), "\(last)")
     }
 
     /// A run whose stdout is no file (a pipe, `| cat >> OUT`) cannot keep the file's length the state records:

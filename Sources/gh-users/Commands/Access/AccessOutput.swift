@@ -108,6 +108,11 @@ struct AccessOutput: AccessRecordSink {
         var recorded: AccessState?
         do {
             try flush(moreToCome: false)
+            do throws(LocalFileError) {
+                try state?.saveUnsaved()
+            } catch {
+                throw OutputWriteError(message: error.message)
+            }
             // No repository read is no map: not even a csv header or an empty array is written.
             let none = AccessCommand.readsNone(
                 state?.state.unreadable ?? summary.unreadable, missing: named(state?.state.missing ?? summary.missing),
@@ -244,6 +249,8 @@ struct AccessOutput: AccessRecordSink {
             state?.discardIfEmpty()
             return .failed(error)
         }
+        // The repositories since the last save that wrote nothing: the file goes on after them, where it can.
+        try? state?.saveUnsaved()
         if let state {
             let place = state.state.after.map { "up to \($0)" } ?? "before its first repository"
             context.io.writeErr(

@@ -14,9 +14,9 @@ import JSONBytes
 /// output is written, the last repository whose records were written, and what the run so far found. On disk
 /// it is one small JSON object, `{"version":1,"api_url":"https://api.github.com","command":"access","of":"my-org",
 /// "filters":{},"format":"tsv","after":"my-org/app","repositories":12,"records":340,"unreadable":[],"missing":[],
-/// "complete":false}`, replaced after every repository. The API root (`api_url`) and the token's account id
-/// (`viewer_id`) were added without a new version: a state without them (an older gh-users's) goes on, and gets
-/// them when next written.
+/// "complete":false}`, replaced after each repository that writes records (one that writes none waits for the
+/// next) and when the run ends. `api_url` and `viewer_id` were added without a new version: a state without
+/// them (an older gh-users's) goes on, and gets them when next written.
 struct AccessState: Equatable {
     static let version = 1
     static let kindName = "a gh-users access state"
@@ -45,8 +45,7 @@ struct AccessState: Equatable {
     /// what a stop left past it with its own first records (`AccessLeftover`). nil on a pipe, and in a state of
     /// an older gh-users.
     var outputBytes: Int64?
-    /// That file, as an absolute path: a rerun appending to another file (the map's rest in a file of its own)
-    /// cuts nothing.
+    /// That file's absolute path: a rerun appending to another file (the map's rest in its own) cuts nothing.
     var output: String?
     /// A fingerprint of the bytes just before `outputBytes` (`AccessLeftover.fingerprint`), by which a rerun
     /// knows the file wherever it is now; nil at 0 bytes, and in an older state.
@@ -185,6 +184,8 @@ struct AccessState: Equatable {
 struct AccessStateFile {
     let file: OwnedFile
     private(set) var state: AccessState
+    /// Past `state`: repositories that wrote nothing, saved with the next that writes (or by `saveUnsaved()`).
+    private var unsaved: AccessState?
     /// The output holds records of the run so far: no CSV header again.
     let continuesOutput: Bool
     /// What a stop left past the state's records in its file, which this run's first records must begin with
@@ -317,7 +318,7 @@ struct AccessStateFile {
     /// `state` changes only once the file holds it: after a failed save it is what the file holds, which a
     /// message names.
     mutating func written(_ repository: String, records: Int, read: AccessRepositoryRead) throws(LocalFileError) {
-        var next = state
+        var next = unsaved ?? state
         next.after = repository
         // stdout appends to the file the state names (`open` names none for a pipe): its length now.
         if next.output != nil, held.isEmpty {
@@ -337,18 +338,29 @@ struct AccessStateFile {
         }
         // Another file's bytes still held, past a repository of no records (`goOn`): saved once they are kept,
         // or found to be another file's.
+        if held.isEmpty, records == 0 {
+            unsaved = next
+            return
+        }
         if held.isEmpty { try file.replace(with: next.encoded) }
-        state = next
+        (state, unsaved) = (next, nil)
+    }
+
+    /// Saves what `written` left unsaved: before the map closes, and before a stop says where it goes on from.
+    mutating func saveUnsaved() throws(LocalFileError) {
+        guard let next = unsaved else { return }
+        try file.replace(with: next.encoded)
+        (state, unsaved) = (next, nil)
     }
 
     /// The map read to its end had no repository the token could read (`AccessCommand.readsNone`): no map
     /// is recorded, and the same command reads it from its first repository again. Nothing of it was written.
     mutating func restart() throws(LocalFileError) {
-        state = AccessState(
+        unsaved = AccessState(
             organization: state.organization, filters: state.filters, format: state.format, fields: state.fields,
             apiURL: state.apiURL, viewer: state.viewer, outputBytes: state.outputBytes, output: state.output,
             outputTail: state.outputTail, outputInode: state.outputInode)
-        try file.replace(with: state.encoded)
+        try saveUnsaved()
     }
 
     /// The map is read with the token of account `viewer`: a state another account's token began is refused as
@@ -370,8 +382,8 @@ struct AccessStateFile {
         state = next
     }
 
-    /// The organization (or a person) GitHub does not know ended the run: a state that records nothing is
-    /// removed, so the command with the name corrected is not refused as another organization's map.
+    /// GitHub knows no such organization or person: a state that records nothing is removed, so the corrected
+    /// command is not refused as another organization's map.
     func discardIfEmpty() {
         guard state.after == nil, state.repositories == 0, state.records == 0, state.unreadable.isEmpty,
             state.missing.isEmpty
@@ -381,7 +393,8 @@ struct AccessStateFile {
 
     /// The map was read to its end.
     mutating func finish() throws(LocalFileError) {
-        state.complete = true
-        try file.replace(with: state.encoded)
+        unsaved = unsaved ?? state
+        unsaved?.complete = true
+        try saveUnsaved()
     }
 }
