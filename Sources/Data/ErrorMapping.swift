@@ -292,8 +292,8 @@ enum ErrorMapping {
 
     static let maximumLinkBytes = 8 << 10
 
-    /// A `Link` URL, followed only when it is http(s) on the API's own origin (`OriginPolicy`): a next page
-    /// from another server would be mixed into the output as GitHub's. Its scheme is written in lower case, as
+    /// A `Link` URL, followed only when it is http(s) on the API's own origin (`OriginPolicy`), under its path: a
+    /// next page from another server would be mixed into the output as GitHub's. Its scheme is written in lower case, as
     /// URLSession asks (`HTTP://` is the same URL, RFC 3986, and failed as "unsupported URL").
     /// A link that is an absolute path (`</api/v3/users?since=2>`, as a rewriting proxy may send: RFC 8288 allows
     /// a relative reference) is on the page's origin, which is the API's: it is read against the API root.
@@ -321,6 +321,17 @@ enum ErrorMapping {
                     "the next-page link leads to another server (\(OriginPolicy.origin(url))), so paging stopped there; "
                     + "if that is this server's own name (an Enterprise Server writes its links with the host name "
                     + "it was set up with), give the API URL with that name")
+        }
+        // On the API's origin but outside its path (an Enterprise Server behind a proxy under `/ghe` writes its
+        // links as `/api/v3/…`): no page of this API. Followed with the token, it was a 404, said as an owner
+        // that does not exist or a scope the token lacks (a review's find).
+        let rootPath = apiRoot.path.hasSuffix("/") ? String(apiRoot.path.dropLast()) : apiRoot.path
+        guard rootPath.isEmpty || url.path == rootPath || url.path.hasPrefix(rootPath + "/") else {
+            throw .malformedResponse(
+                endpoint: endpoint,
+                detail: "the next-page link leaves the API URL's path (\(rootPath)) for \(url.path), so paging "
+                    + "stopped there; a proxy that serves the API under another path than the server's own links "
+                    + "name cannot be paged through")
         }
         return url
     }

@@ -138,6 +138,31 @@ struct NextPageLinkTests {
         }
     }
 
+    /// A link on the API's origin outside its path, as a server behind a proxy under `/ghe` writes them, stops the
+    /// list naming both paths: followed with the token, it was a 404 said as a missing owner or scope. Under the
+    /// path, or for a root with none (github.com's), a link is followed.
+    @Test func aLinkOutsideTheAPIsPathIsRefused() throws {
+        let proxied = URL(string: "https://ghe.example/ghe/api/v3/")!
+        #expect(
+            throws: DomainError.malformedResponse(
+                endpoint: "GET /users",
+                detail: "the next-page link leaves the API URL's path (/ghe/api/v3) for /api/v3/users, so paging "
+                    + "stopped there; a proxy that serves the API under another path than the server's own links "
+                    + "name cannot be paged through")
+        ) {
+            try ErrorMapping.nextPageURL(
+                "https://ghe.example/api/v3/users?since=2", apiRoot: proxied, endpoint: "GET /users")
+        }
+        let under = try ErrorMapping.nextPageURL("/ghe/api/v3/users?since=2", apiRoot: proxied, endpoint: "GET /users")
+        #expect(under.absoluteString == "https://ghe.example/ghe/api/v3/users?since=2")
+        #expect(throws: DomainError.self) {
+            try ErrorMapping.nextPageURL("/ghe/api/v3x/users", apiRoot: proxied, endpoint: "GET /users")
+        }
+        let anywhere = try ErrorMapping.nextPageURL(
+            "/organizations/1/members?page=2", apiRoot: root, endpoint: "GET /x")
+        #expect(anywhere.absoluteString == "https://api.github.com/organizations/1/members?page=2")
+    }
+
     /// Foundation keeps a copy of every URL asked for: a link past 8 KiB stops the list, where a review's server
     /// of 40 KB links grew a run 40 KB a page. One of 8 KiB is followed.
     @Test func aLinkLongerThanAnyGitHubSendsIsRefused() throws {
