@@ -319,12 +319,18 @@ struct ErrorPresenter: Sendable {
         // GH_TOKEN, unless this host does not read it: GH_ENTERPRISE_TOKEN for a GitHub Enterprise host.
         let variable =
             tokenOrigin.variables.contains("GH_TOKEN") ? "GH_TOKEN" : tokenOrigin.variables.first ?? "GH_TOKEN"
+        // An Enterprise Server's administrators set its limits ("Configuring rate limits"): not github.com's.
+        func hint(_ without: String, _ with: String) -> String {
+            tokenOrigin.enterpriseHost == nil
+                ? "\(without): set \(variable) for \(with)."
+                : "This server sets its own limits, usually higher with a token: set \(variable)."
+        }
         switch resource {
-        case "search": return "Searches without a token get 10 a minute: set \(variable) for 30."
-        case "core": return "Requests without a token get 60 an hour: set \(variable) for 5,000."
+        case "search": return hint("Searches without a token get 10 a minute", "30")
+        case "core": return hint("Requests without a token get 60 an hour", "5,000")
         case DomainError.secondaryLimit?, DomainError.secondaryLimitOnceOnly?: return nil
         case nil where !message.lowercased().contains("secondary rate limit"):
-            return "Requests without a token get 60 an hour: set \(variable) for 5,000."
+            return hint("Requests without a token get 60 an hour", "5,000")
         default: return nil
         }
     }
