@@ -84,6 +84,18 @@ struct GhTokenHintTests {
         #expect(!quiet.text.contains("warning"), "\(quiet.text)")
     }
 
+    /// A ghe.com host (GitHub Enterprise Cloud with data residency) takes GH_TOKEN, as gh reads it: an
+    /// enterprise token alone is not sent, and the run says which it takes (before: silently anonymous).
+    @Test func anEnterpriseTokenIsNotSentToAGHEComHostAndTheRunSaysSo() async {
+        let (env, _, err) = AppEnvironment.test(
+            environment: ["PATH": "", "GH_HOST": "acme.ghe.com", "GH_ENTERPRISE_TOKEN": "e"])
+        #expect(await GhUsersApp(environment: env).run(["me", "--offline"]) == 4)
+        #expect(
+            err.text.hasPrefix(
+                "gh-users: warning: GH_ENTERPRISE_TOKEN is a GitHub Enterprise token, and is not sent to "
+                    + "api.acme.ghe.com; that host takes GH_TOKEN or GITHUB_TOKEN, as gh reads them\n"), "\(err.text)")
+    }
+
     @Test func noGhOrOneThatCannotRunAddsNothing() async throws {
         let notExecutable = try folder(gh: 0o644)
         let ghFolder = try folder(gh: nil)

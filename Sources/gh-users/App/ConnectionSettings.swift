@@ -39,8 +39,9 @@ struct ConnectionSettings: Sendable, Equatable {
         }
         var settings = ConnectionSettings(apiRoot: url, token: token, tokenSource: source, tokenVariables: variables)
         if token == nil {
-            let enterprise =
-                isGitHubCom(url.host ?? "") ? ["GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN"] : []
+            // A ghe.com host reads github.com's variables, as gh's `IsTenancy` does: an enterprise one is unsent.
+            let dotcom = isGitHubCom(url.host ?? "") || bareHost(url.host ?? "").hasSuffix(".ghe.com")
+            let enterprise = dotcom ? ["GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN"] : []
             settings.unsentTokenVariable = (["GH_TOKEN", "GITHUB_TOKEN"] + enterprise).first { name in
                 !variables.contains(name)
                     && !(environment[name]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "").isEmpty

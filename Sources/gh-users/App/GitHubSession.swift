@@ -43,8 +43,10 @@ struct GitHubSession: Sendable {
             io.writeErr(
                 "gh-users: warning: \(unsent) is "
                     + (unsent.contains("ENTERPRISE")
-                        ? "a GitHub Enterprise token, and is not sent to \(host); set GH_HOST to its host, as gh "
-                            + "reads it\n"
+                        ? "a GitHub Enterprise token, and is not sent to \(host); "
+                            + (host.lowercased().hasSuffix(".ghe.com")
+                                ? "that host takes GH_TOKEN or GITHUB_TOKEN, as gh reads them\n"
+                                : "set GH_HOST to its host, as gh reads it\n")
                         : "a github.com token, and is not sent to \(host) (a GitHub Enterprise host); set "
                             + "GH_ENTERPRISE_TOKEN for it, as gh reads it\n"))
         }
