@@ -112,6 +112,11 @@ enum ErrorMapping {
     static func graphQLError(for response: HTTPResponse, endpoint: String) -> DomainError? {
         guard let error = domainError(for: response, resource: "GraphQL API", method: "POST") else { return nil }
         guard case .notFound(_, let requestID, _) = error else { return error }
+        // A web page at `/graphql`, not `/api/graphql`: an Enterprise host given without `/api/v3`, as for REST.
+        let path = response.url.path
+        if path.hasSuffix("/graphql"), !path.hasSuffix("/api/graphql") {
+            if let page = ResponseDecoder.webPage(response, endpoint: endpoint) { return page }
+        }
         return .server(
             status: 404, message: "\(endpoint) was not found: this server has no GraphQL API", requestID: requestID)
     }

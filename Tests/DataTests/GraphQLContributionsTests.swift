@@ -175,6 +175,12 @@ struct GraphQLEndpointNotFoundTests {
             status: 404, headers: HTTPHeaders([(name: "Content-Type", value: "text/html")]),
             body: Data("<html>404 Not Found</html>".utf8), url: notFound.url)
         #expect(ErrorMapping.graphQLError(for: page, endpoint: "POST /api/graphql") == saying)
+        // An Enterprise host given without `/api/v3` answers `/graphql` with its web page: the API URL's hint, as
+        // REST's reads get (before: "no GraphQL API", of a server that has one at /api/graphql).
+        var bare = page
+        bare.url = URL(string: "https://ghe.example/graphql")!
+        let hint = ErrorMapping.graphQLError(for: bare, endpoint: "POST /graphql")
+        #expect(hint?.isWebPage == true && "\(String(describing: hint))".contains("https://HOST/api/v3"), "\(hint)")
         let repository = try RepositoryName(validating: "octo/app")
         #expect(throws: GraphQLBatchFailure.failed(saying)) {
             try GraphQLStargazersResponse.decode(notFound, repository: repository, endpoint: "POST /api/graphql")
