@@ -413,6 +413,11 @@ struct AccessStateTests {
         try file.saveUnsaved()
         let last = try saved()
         #expect(last.contains(#""after":"octo-org/r04""#), "\(last)")
+        // A long run of them is saved once it is a tenth of those read, 100 at least: a kill loses little of it.
+        for index in 5..<104 { try file.written("octo-org/r\(index)", records: 0, read: .refused) }
+        #expect(try saved() == last)
+        try file.written("octo-org/r104", records: 0, read: .refused)
+        #expect(try saved().contains(#""after":"octo-org/r104""#))
     }
 
     /// A run whose stdout is no file (a pipe, `| cat >> OUT`) cannot keep the file's length the state records:

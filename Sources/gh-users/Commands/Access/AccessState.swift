@@ -184,8 +184,9 @@ struct AccessState: Equatable {
 struct AccessStateFile {
     let file: OwnedFile
     private(set) var state: AccessState
-    /// Past `state`: repositories that wrote nothing, saved with the next that writes (or by `saveUnsaved()`).
-    private var unsaved: AccessState?
+    /// Past `state`: `count` repositories that wrote nothing, saved with the next that writes, by `saveUnsaved()`,
+    /// or once they are a tenth of those read (100 at least), so that a kill loses little of a long run of them.
+    private var unsaved: (state: AccessState, count: Int)?
     /// The output holds records of the run so far: no CSV header again.
     let continuesOutput: Bool
     /// What a stop left past the state's records in its file, which this run's first records must begin with
@@ -193,8 +194,7 @@ struct AccessStateFile {
     var held: [UInt8] = []
     /// The state as the file held it, which `held` is compared against; nil when nothing was held.
     private(set) var leftover: AccessLeftover?
-    /// With another file's bytes held (`AccessLeftover.guessed`), the note on the state's own file, said once
-    /// they are found to be no part of this map.
+    /// With another file's bytes held (`guessed`), the note on the state's own, said once they prove not this map's.
     var strayNote: String?
     private let lock: OwnedFileLock
 
@@ -227,10 +227,9 @@ struct AccessStateFile {
         return loaded
     }
 
-    /// The state to go on from, checked against this run's map and output; or the outcome, already said, when
-    /// it cannot be used. In `list --state`'s order: the lock, the state as it is, then a `stdoutFile` that must
-    /// append (`>>`), since only a map's state counts what `>` emptied. A map already complete ends the run here,
-    /// as it ended before.
+    /// The state to go on from, checked against this run's map and output, or the outcome, already said. In
+    /// `list --state`'s order: the lock, the state as it is, then a `stdoutFile` that must append (`>>`), since
+    /// only a map's state counts what `>` emptied. A map already complete ends the run here, as it ended before.
     static func open(
         _ path: String, as fresh: AccessState, io: IOStreams, stdoutFile: String?
     ) -> Result<AccessStateFile, Stop> {
@@ -283,10 +282,9 @@ struct AccessStateFile {
             try file.checkWritable()
             // A state from an older gh-users takes this run's root, on disk before the next record.
             state.apiURL = state.apiURL ?? fresh.apiURL
-            // The output, another file than the state's, or one of a new map, starts at the file's length now: a
-            // stop before the first repository cuts it back to that.
-            // One that is no file (a pipe) keeps none: a later rerun into the file would take what went through
-            // the pipe to it for a stop's leftover.
+            // The output, another file than the state's or one of a new map, starts at the file's length now (a
+            // stop before the first repository cuts it back to that); one that is no file (a pipe) keeps none, as a
+            // later rerun into the file would take what went through the pipe to it for a stop's leftover.
             if let stdoutFile {
                 // The same file, wherever it is now, keeps its length; another starts at its own.
                 if sameOutput { now = AccessLeftover.stdoutNow(before: state.outputBytes) }
@@ -318,7 +316,7 @@ struct AccessStateFile {
     /// `state` changes only once the file holds it: after a failed save it is what the file holds, which a
     /// message names.
     mutating func written(_ repository: String, records: Int, read: AccessRepositoryRead) throws(LocalFileError) {
-        var next = unsaved ?? state
+        var next = unsaved?.state ?? state
         next.after = repository
         // stdout appends to the file the state names (`open` names none for a pipe): its length now.
         if next.output != nil, held.isEmpty {
@@ -338,8 +336,9 @@ struct AccessStateFile {
         }
         // Another file's bytes still held, past a repository of no records (`goOn`): saved once they are kept,
         // or found to be another file's.
-        if held.isEmpty, records == 0 {
-            unsaved = next
+        let count = (unsaved?.count ?? 0) + 1
+        if held.isEmpty, records == 0, count < max(100, next.repositories / 10) {
+            unsaved = (next, count)
             return
         }
         if held.isEmpty { try file.replace(with: next.encoded) }
@@ -348,7 +347,7 @@ struct AccessStateFile {
 
     /// Saves what `written` left unsaved: before the map closes, and before a stop says where it goes on from.
     mutating func saveUnsaved() throws(LocalFileError) {
-        guard let next = unsaved else { return }
+        guard let next = unsaved?.state else { return }
         try file.replace(with: next.encoded)
         (state, unsaved) = (next, nil)
     }
@@ -356,10 +355,11 @@ struct AccessStateFile {
     /// The map read to its end had no repository the token could read (`AccessCommand.readsNone`): no map
     /// is recorded, and the same command reads it from its first repository again. Nothing of it was written.
     mutating func restart() throws(LocalFileError) {
-        unsaved = AccessState(
+        let fresh = AccessState(
             organization: state.organization, filters: state.filters, format: state.format, fields: state.fields,
             apiURL: state.apiURL, viewer: state.viewer, outputBytes: state.outputBytes, output: state.output,
             outputTail: state.outputTail, outputInode: state.outputInode)
+        unsaved = (fresh, 0)
         try saveUnsaved()
     }
 
@@ -393,8 +393,8 @@ struct AccessStateFile {
 
     /// The map was read to its end.
     mutating func finish() throws(LocalFileError) {
-        unsaved = unsaved ?? state
-        unsaved?.complete = true
+        unsaved = (unsaved?.state ?? state, 0)
+        unsaved?.state.complete = true
         try saveUnsaved()
     }
 }
