@@ -122,6 +122,24 @@ final class AccessEndToEndTests {
         }
     }
 
+    /// The same through a pipe with `--state`: the refused repository, the map's last, is still named, exit 1, and
+    /// the state is complete. Before, the summary was read before the repositories the reader took last were
+    /// saved, and the map was said whole, exit 0 (a review's find).
+    @Test func aPipedMapWithAStateNamesTheRepositoryRefusedLast() async throws {
+        try await withStandIn(users: 100) { server in
+            let state = folder.appendingPathComponent("s").path
+            let run = try await BinaryRunner.shell(
+                #""$GH_USERS" access github --format ndjson --state "$STATE" --api-url "$API" --no-cache | cat > /dev/null; "#
+                    + #"exit ${PIPESTATUS[0]}"#,
+                environment: [
+                    "GH_TOKEN": StandInTokens.token(for: "Yamada-Taro"), "STATE": state, "API": server.baseURL,
+                ])
+            #expect(run.status == 1, "\(run.stderr)")
+            #expect(run.stderr.contains("GitHub did not show the collaborators of 1 repository of 2"), "\(run.stderr)")
+            #expect(try String(contentsOfFile: state, encoding: .utf8).contains(#""complete":true"#))
+        }
+    }
+
     /// `--repo` and the organization typed in any case give the full map's records: GitHub's names, not the
     /// typed ones.
     @Test func aNamedRepositoryIsWrittenAsTheFullMapWritesIt() async throws {

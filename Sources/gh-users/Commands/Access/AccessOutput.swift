@@ -128,8 +128,10 @@ struct AccessOutput: AccessRecordSink {
                 // A signal while the reader still had records (SIGTERM: exit 143) ends the map as interrupted.
                 return Task.isCancelled ? context.interrupted() : .setupFailed
             }
-            recorded = state?.state
             do throws(LocalFileError) {
+                // What the pipe's reader took last, repositories that wrote nothing among them, is the map's too.
+                try state?.saveUnsaved()
+                recorded = state?.state
                 // No repository read is no map, and none is recorded: a token that can read goes from the start.
                 if let map = recorded,
                     AccessCommand.readsNone(map.unreadable, missing: named(map.missing), of: map.repositories)
