@@ -91,7 +91,7 @@ extension GitHubRepository {
     /// anuraghazra/github-readme-stats#4921, pkgjs/statusboard#54) is the rule REST's 403 is, with GitHub's words;
     /// any other failure, single sign-on's and a scope's among them, is its own.
     package func withholding(graphQL error: DomainError, _ list: WithheldList, of owner: ListOwner) -> DomainError {
-        guard case .unauthorized(let status, let message, .unstated, _) = error else { return error }
+        guard case .unauthorized(let status, let message, .unstated, _) = error, status != 401 else { return error }
         let said = message.hasPrefix("GraphQL: ") ? String(message.dropFirst(9)) : message
         return Self.withheld(list, of: owner, status: status, said: said)
     }

@@ -174,6 +174,13 @@ struct StargazersCommandTests {
         let rule = "since July 2026 GitHub lists a repository's stargazers only to its admins"
         #expect(run.err.contains(rule), "\(run.err)")
         #expect(run.err.contains("(GitHub said: Resource not accessible by personal access token)"), "\(run.err)")
+        // A token GitHub refuses (401) is no withheld list: said as a refused token, as REST's 401 is.
+        let revoked = CommandHarness.signedIn()
+        revoked.http.register(
+            RequestMatcher("POST /graphql"), status: 401, headers: [],
+            body: Data(#"{"message":"Bad credentials"}"#.utf8))
+        let refused = await revoked.run(["stargazers", Self.repository, "--via", "graphql"])
+        #expect(refused.status == 4 && !refused.err.contains("July 2026"), "\(refused.err)")
     }
 
     /// A GitHub of a few lines for a repository past REST's cap: `GET /repos/{owner}/{repo}` counts `counts(n)`
