@@ -327,14 +327,14 @@ enum ErrorMapping {
                     + "if that is this server's own name (an Enterprise Server writes its links with the host name "
                     + "it was set up with), give the API URL with that name")
         }
-        // On the API's origin but outside its path (an Enterprise Server behind a proxy under `/ghe` writes its
-        // links as `/api/v3/…`): no page of this API. Followed with the token, it was a 404, said as an owner
-        // that does not exist or a scope the token lacks (a review's find).
-        let rootPath = apiRoot.path.hasSuffix("/") ? String(apiRoot.path.dropLast()) : apiRoot.path
-        guard rootPath.isEmpty || url.path == rootPath || url.path.hasPrefix(rootPath + "/") else {
+        // On the API's origin but outside its path (a server behind a proxy under `/ghe` links `/api/v3/…`): its
+        // 404 was said as a missing owner or scope. Compared as a proxy does (nginx merges slashes), case aside.
+        func bare(_ path: String) -> String { path.split(separator: "/").joined(separator: "/").lowercased() }
+        let (root, link) = (bare(apiRoot.path), bare(url.path))
+        guard root.isEmpty || link == root || link.hasPrefix(root + "/") else {
             throw .malformedResponse(
                 endpoint: endpoint,
-                detail: "the next-page link leaves the API URL's path (\(rootPath)) for \(url.path), so paging "
+                detail: "the next-page link leaves the API URL's path (\(apiRoot.path)) for \(url.path), so paging "
                     + "stopped there; a proxy that serves the API under another path than the server's own links "
                     + "name cannot be paged through")
         }

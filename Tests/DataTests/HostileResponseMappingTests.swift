@@ -158,6 +158,12 @@ struct NextPageLinkTests {
         #expect(throws: DomainError.self) {
             try ErrorMapping.nextPageURL("/ghe/api/v3x/users", apiRoot: proxied, endpoint: "GET /users")
         }
+        // A root written with doubled slashes or in capitals is the same path to a proxy that merges them (nginx).
+        for written in ["https://ghe.example//api/v3", "https://ghe.example/api//v3", "https://ghe.example/API/V3"] {
+            let link = "https://ghe.example/api/v3/users?since=2"
+            let url = try ErrorMapping.nextPageURL(link, apiRoot: URL(string: written)!, endpoint: "GET /users")
+            #expect(url.path == "/api/v3/users")
+        }
         let anywhere = try ErrorMapping.nextPageURL(
             "/organizations/1/members?page=2", apiRoot: root, endpoint: "GET /x")
         #expect(anywhere.absoluteString == "https://api.github.com/organizations/1/members?page=2")
