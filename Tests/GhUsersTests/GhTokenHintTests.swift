@@ -94,6 +94,10 @@ struct GhTokenHintTests {
             err.text.hasPrefix(
                 "gh-users: warning: GH_ENTERPRISE_TOKEN is a GitHub Enterprise token, and is not sent to "
                     + "api.acme.ghe.com; that host takes GH_TOKEN or GITHUB_TOKEN, as gh reads them\n"), "\(err.text)")
+        // Written with a final dot, it is the same host, with the same words.
+        let (dotted, _, said) = AppEnvironment.test(environment: ["PATH": "", "GH_ENTERPRISE_TOKEN": "e"])
+        _ = await GhUsersApp(environment: dotted).run(["me", "--offline", "--api-url", "https://api.acme.ghe.com./"])
+        #expect(said.text.contains("that host takes GH_TOKEN or GITHUB_TOKEN"), "\(said.text)")
     }
 
     @Test func noGhOrOneThatCannotRunAddsNothing() async throws {

@@ -40,7 +40,7 @@ struct ConnectionSettings: Sendable, Equatable {
         var settings = ConnectionSettings(apiRoot: url, token: token, tokenSource: source, tokenVariables: variables)
         if token == nil {
             // A ghe.com host reads github.com's variables, as gh's `IsTenancy` does: an enterprise one is unsent.
-            let dotcom = isGitHubCom(url.host ?? "") || bareHost(url.host ?? "").hasSuffix(".ghe.com")
+            let dotcom = isGitHubCom(url.host ?? "") || isTenancy(url.host ?? "")
             let enterprise = dotcom ? ["GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN"] : []
             settings.unsentTokenVariable = (["GH_TOKEN", "GITHUB_TOKEN"] + enterprise).first { name in
                 !variables.contains(name)
@@ -265,7 +265,7 @@ struct ConnectionSettings: Sendable, Equatable {
         let dotcom = ["GH_TOKEN", "GITHUB_TOKEN"]
         let enterprise = ["GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN"]
         let host = bareHost(url.host ?? "")
-        if isGitHubCom(host) || host.hasSuffix(".ghe.com") { return dotcom }
+        if isGitHubCom(host) || isTenancy(host) { return dotcom }
         return OriginPolicy.isLoopback(host: host) ? enterprise + dotcom : enterprise
     }
 
@@ -276,6 +276,9 @@ struct ConnectionSettings: Sendable, Equatable {
         let name = bareHost(host)
         return name == "github.com" || name.hasSuffix(".github.com")
     }
+
+    /// A ghe.com host (GitHub Enterprise Cloud with data residency), as gh's `IsTenancy` reads it.
+    static func isTenancy(_ host: String) -> Bool { bareHost(host).hasSuffix(".ghe.com") }
 
     /// A host name in lower case without its final dots, as a name is compared (`api.github.com..` too, which
     /// no resolver takes, but one rule everywhere keeps the token choice and its warning together).
