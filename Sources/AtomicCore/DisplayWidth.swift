@@ -3,8 +3,8 @@
 /// A joined emoji therefore counts as the sum of its parts, which over-estimates on terminals that join it,
 /// so a row never wraps on any terminal. For the same reason a narrow symbol followed by the emoji presentation
 /// selector (U+FE0F: `❤️`, `✔️`), which terminals draw 2 columns wide, counts 2. A regional indicator counts 1,
-/// as wcwidth has it (East Asian Width neutral), so a flag, a pair of them, is the 2 columns every terminal gives
-/// it, whether it joins the pair or not.
+/// as wcwidth has it (East Asian Width neutral), so a flag, a pair of them, is the 2 columns of a terminal that
+/// joins the pair or counts as wcwidth does; one that draws each indicator 2 wide alone would take 4.
 package enum DisplayWidth {
     package static func of(_ text: String) -> Int {
         var total = 0
