@@ -82,6 +82,12 @@ enum GraphQLStargazersResponse {
             if errors.contains(where: { $0.type == "NOT_FOUND" }) || (errors.isEmpty && dto.data != nil) {
                 throw .failed(.notFound(resource: "repository '\(repository)'", requestID: requestID, byGraphQL: true))
             }
+            // `FORBIDDEN` at the stargazers themselves: the list withheld since July 2026, GitHub's words kept.
+            if let forbidden = errors.first(where: { $0.type == "FORBIDDEN" && $0.path?.last?.text == "stargazers" }) {
+                let problem = AccessProblem.withheld(repository: "\(repository)", list: "stargazers")
+                throw .failed(
+                    .unauthorized(status: response.status, message: forbidden.message ?? "", problem: problem))
+            }
             throw answer.failure(errors, response)
                 ?? .failed(
                     .server(status: response.status, message: "GraphQL: no data and no errors", requestID: requestID))

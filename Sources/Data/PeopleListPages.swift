@@ -87,12 +87,11 @@ extension GitHubRepository {
         }
     }
 
-    /// A `FORBIDDEN` error of a GraphQL list GitHub withholds (reported beside the empty list since July 2026:
-    /// anuraghazra/github-readme-stats#4921, pkgjs/statusboard#54) is the rule REST's 403 is, with GitHub's words;
-    /// any other failure, single sign-on's and a scope's among them, is its own.
+    /// A `FORBIDDEN` error at a GraphQL list GitHub withholds (reported beside the empty list since July 2026:
+    /// anuraghazra/github-readme-stats#4921, pkgjs/statusboard#54), which its reader marks `.withheld`, is the
+    /// rule REST's 403 is, with GitHub's words; any other failure (a 401, an IP allow list's) is its own.
     package func withholding(graphQL error: DomainError, _ list: WithheldList, of owner: ListOwner) -> DomainError {
-        guard case .unauthorized(let status, let message, .unstated, _) = error, status != 401 else { return error }
-        let said = message.hasPrefix("GraphQL: ") ? String(message.dropFirst(9)) : message
+        guard case .unauthorized(let status, let said, .withheld, _) = error else { return error }
         return Self.withheld(list, of: owner, status: status, said: said)
     }
 

@@ -181,6 +181,17 @@ struct StargazersCommandTests {
             body: Data(#"{"message":"Bad credentials"}"#.utf8))
         let refused = await revoked.run(["stargazers", Self.repository, "--via", "graphql"])
         #expect(refused.status == 4 && !refused.err.contains("July 2026"), "\(refused.err)")
+        // Nor is a FORBIDDEN at the repository itself (an IP allow list's), or a 403 of the endpoint.
+        let allowList = CommandHarness.signedIn()
+        Self.register(allowList, graphQL: forbidden.replacing(#","stargazers"]"#, with: "]"))
+        let listed = await allowList.run(["stargazers", Self.repository, "--via", "graphql"])
+        #expect(listed.status == 4 && !listed.err.contains("July 2026"), "\(listed.err)")
+        let endpoint = CommandHarness.signedIn()
+        endpoint.http.register(
+            RequestMatcher("POST /graphql"), status: 403, headers: [],
+            body: Data(#"{"message":"Request forbidden by administrative rules."}"#.utf8))
+        let ruled = await endpoint.run(["stargazers", Self.repository, "--via", "graphql"])
+        #expect(ruled.status == 4 && !ruled.err.contains("July 2026"), "\(ruled.err)")
     }
 
     /// A GitHub of a few lines for a repository past REST's cap: `GET /repos/{owner}/{repo}` counts `counts(n)`
