@@ -137,6 +137,19 @@ final class AccessEndToEndTests {
             #expect(run.status == 1, "\(run.stderr)")
             #expect(run.stderr.contains("GitHub did not show the collaborators of 1 repository of 2"), "\(run.stderr)")
             #expect(try String(contentsOfFile: state, encoding: .utf8).contains(#""complete":true"#))
+            // A map of no repository read writes nothing through a pipe, as to a file: no csv header, twice.
+            let csv = folder.appendingPathComponent("none.csv").path
+            for _ in 0..<2 {
+                let none = try await BinaryRunner.shell(
+                    #""$GH_USERS" access github --repo linguist --format csv --state "$STATE.csv" --api-url "$API" "#
+                        + #"--no-cache | cat >> "$CSV"; exit ${PIPESTATUS[0]}"#,
+                    environment: [
+                        "GH_TOKEN": StandInTokens.token(for: "Yamada-Taro"), "STATE": state, "API": server.baseURL,
+                        "CSV": csv,
+                    ])
+                #expect(none.status == 4, "\(none.stderr)")
+            }
+            #expect(try String(contentsOfFile: csv, encoding: .utf8).isEmpty)
         }
     }
 

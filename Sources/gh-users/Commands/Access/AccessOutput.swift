@@ -113,10 +113,11 @@ struct AccessOutput: AccessRecordSink {
             } catch {
                 throw OutputWriteError(message: error.message)
             }
-            // No repository read is no map: not even a csv header or an empty array is written.
-            let none = AccessCommand.readsNone(
-                state?.state.unreadable ?? summary.unreadable, missing: named(state?.state.missing ?? summary.missing),
-                of: state?.state.repositories ?? summary.present)
+            // No repository read is no map: not even a csv header or an empty array is written. Counted in this
+            // run and in the state's earlier ones (a pipe's state holds only what its reader took so far).
+            let none =
+                AccessCommand.readsNone(summary.unreadable, missing: named(summary.missing), of: summary.present)
+                && (state.map { $0.state.unreadable.count >= $0.state.repositories } ?? true)
             let end = none ? [] : writer.finish(completed: true)
             // What a stop left past the state can only be what ends the map (a csv header with no record), when
             // a kill came before the state recorded it whole.
