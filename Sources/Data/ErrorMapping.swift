@@ -328,9 +328,9 @@ enum ErrorMapping {
                     + "it was set up with), give the API URL with that name")
         }
         // On the API's origin but outside its path (a server behind a proxy under `/ghe` links `/api/v3/…`): its
-        // 404 was said as a missing owner or scope. Compared as a proxy does (nginx merges slashes), case aside.
+        // 404 was said as a missing owner or scope. Compared as a proxy does (`..` resolved, slashes merged), case aside.
         func bare(_ path: String) -> String { path.split(separator: "/").joined(separator: "/").lowercased() }
-        let (root, link) = (bare(apiRoot.path), bare(url.path))
+        let (root, link) = (bare(apiRoot.path), bare(url.standardized.path))
         guard root.isEmpty || link == root || link.hasPrefix(root + "/") else {
             throw .malformedResponse(
                 endpoint: endpoint,

@@ -155,9 +155,14 @@ struct NextPageLinkTests {
         }
         let under = try ErrorMapping.nextPageURL("/ghe/api/v3/users?since=2", apiRoot: proxied, endpoint: "GET /users")
         #expect(under.absoluteString == "https://ghe.example/ghe/api/v3/users?since=2")
-        #expect(throws: DomainError.self) {
-            try ErrorMapping.nextPageURL("/ghe/api/v3x/users", apiRoot: proxied, endpoint: "GET /users")
+        // `..` that leaves the path is outside it; `.` that stays is not.
+        for outside in ["/ghe/api/v3x/users", "/ghe/api/v3/../../../api/v3/users?since=1"] {
+            #expect(throws: DomainError.self) {
+                try ErrorMapping.nextPageURL(outside, apiRoot: proxied, endpoint: "GET /users")
+            }
         }
+        #expect(
+            try ErrorMapping.nextPageURL("/./ghe/api/v3/users", apiRoot: proxied, endpoint: "GET /users").path != "")
         // A root written with doubled slashes or in capitals is the same path to a proxy that merges them (nginx).
         for written in ["https://ghe.example//api/v3", "https://ghe.example/api//v3", "https://ghe.example/API/V3"] {
             let link = "https://ghe.example/api/v3/users?since=2"
