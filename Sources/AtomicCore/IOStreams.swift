@@ -243,8 +243,12 @@ package final class CapturedOutput: OutputSink, @unchecked Sendable {
     private let lock = NSLock()
     private var buffer: [UInt8] = []
     private var closeAfterBytes: Int?
+    private var largest = 0
 
     package init() {}
+
+    /// The most bytes one write handed over: a writer that holds its whole output writes it at once.
+    package var largestWrite: Int { lock.withLock { largest } }
 
     /// After `bytes` have been accepted, every further write throws `OutputClosedError`, as a closed pipe would.
     package func closeAfter(bytes: Int) {
@@ -261,6 +265,7 @@ package final class CapturedOutput: OutputSink, @unchecked Sendable {
                 throw OutputClosedError()
             }
             buffer.append(contentsOf: bytes)
+            largest = max(largest, bytes.count)
         }
     }
 

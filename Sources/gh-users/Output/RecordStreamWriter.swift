@@ -291,7 +291,8 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
     /// `items` handed to `sink` in pieces of about `chunkSize` bytes, in order, and in `ends` where each record's
     /// bytes end, counted from the first byte given to `sink` by this call.
     mutating func write<Failure: Error>(
-        _ items: [Item], moreToCome: Bool = false, ends: inout [Int], to sink: ([UInt8]) throws(Failure) -> Void
+        _ items: some Collection<Item>, moreToCome: Bool = false, ends: inout [Int],
+        to sink: ([UInt8]) throws(Failure) -> Void
     ) throws(Failure) {
         ends.reserveCapacity(items.count)
         var output: [UInt8] = []

@@ -37,12 +37,12 @@ struct AccessChangeStreamTests {
         var stream = AccessChangeStream(old: old)
         var text = AccessSnapshotText(organization: "o", filters: [:])
         for (repository, entries) in new {
-            for entry in entries { text.append(entry) }
-            stream.take(entries, of: repository, lines: lines ? entries.map(\.line) : nil)
+            let ranges = entries.map { text.append($0) }
+            stream.take(entries, of: repository, at: ranges, in: text, comparingLines: lines)
         }
         let streaming = stream.isStreaming
         text.close()
-        return (stream.finish(new: text), streaming)
+        return (Array(stream.finish(new: text)), streaming)
     }
 
     /// The entries grouped by repository in the order they come, each repository once.

@@ -318,6 +318,42 @@ struct AccessChangesTests {
         #expect(kept)
     }
 
+    /// An organization's base permission raised changes everyone's access: the changes, megabytes of them, go
+    /// to stdout a piece at a time as they are written, each read back from the maps' texts as the file and
+    /// the new map have it (before, all of them were held decoded, about 600 bytes each, and written as one
+    /// buffer: 259 MB for the 150,000 of the bench organization).
+    @Test func everyonesAccessChangedGoesOutInPiecesAndWhole() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let file = folder("octo-org.access.json")
+        func map(_ permission: String) -> [String: [AccessBodies.Collaborator]] {
+            let base = AccessBodies.Source("Organization", "octo-org", permission, roleName: permission.lowercased())
+            return Dictionary(
+                uniqueKeysWithValues: (0..<80).map { repository in
+                    let people = (1...100).map {
+                        AccessBodies.Collaborator("member-\($0)", Int64($0), permission, [base])
+                    }
+                    return (String(format: "repo-%02d", repository), people)
+                })
+        }
+        let arguments = ["access", "octo-org", "--changes", file, "--format", "ndjson"]
+        let recorded = await Self.world(map("READ")).run(arguments)
+        #expect(recorded.status == 0, "\(recorded.err)")
+        let raised = await Self.world(map("WRITE")).run(arguments)
+        #expect(raised.status == 0, "\(raised.err)")
+        let lines = raised.out.split(separator: "\n")
+        #expect(lines.count == 8_000)
+        #expect(raised.out.utf8.count > 2 * RecordStreamWriter<AccessChange>.chunkSize)
+        #expect(raised.largestWrite <= RecordStreamWriter<AccessChange>.chunkSize + 1_024, "\(raised.largestWrite)")
+        let old = #"[{"kind":"organization","name":"octo-org","permission":"read"}]"#
+        let new = #"[{"kind":"organization","name":"octo-org","permission":"write"}]"#
+        #expect(
+            lines.last.map(String.init)
+                == #"{"change":"changed","repository":"octo-org/repo-79","login":"member-99","id":99,"#
+                + #""old_permission":"read","new_permission":"write","old_sources":\#(old),"new_sources":\#(new)}"#)
+        #expect(lines.allSatisfy { $0.hasPrefix(#"{"change":"changed","#) && $0.hasSuffix(new + "}") })
+    }
+
     /// A change record's field is refused without --changes, and a map's field with it.
     @Test(arguments: [
         ["access", "octo-org", "--fields", "old_permission"],

@@ -12,11 +12,12 @@ import Testing
 /// `GitHubRepository` → `HTTPClient` → `http`, a strict stub transport, with a fresh cache folder. When the run
 /// ends, a request no stub matched or a stub never used fails the test (cli/cli's `httpmock.Registry.Verify`).
 struct CommandHarness {
-    /// What the run left: its exit status and both streams.
+    /// What the run left: its exit status and both streams, and the most bytes one write gave stdout.
     struct Outcome {
         let status: Int32
         let out: String
         let err: String
+        var largestWrite = 0
     }
 
     /// The moment every run happens at, so reset times and relative dates read the same on every machine.
@@ -93,7 +94,7 @@ struct CommandHarness {
         for problem in http.problems {
             Issue.record(Comment(rawValue: problem), sourceLocation: sourceLocation)
         }
-        return Outcome(status: status, out: out.text, err: err.text)
+        return Outcome(status: status, out: out.text, err: err.text, largestWrite: out.largestWrite)
     }
 }
 

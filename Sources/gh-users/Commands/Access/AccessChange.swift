@@ -80,32 +80,53 @@ struct AccessChange: JSONRecord, Equatable {
 
     /// What changed from `old` to `new`, sorted by repository then login, case aside.
     static func between(_ old: [AccessSnapshot.Entry], _ new: [AccessSnapshot.Entry]) -> [AccessChange] {
-        var before: [String: AccessSnapshot.Entry] = [:]
-        for entry in old { before[entry.key] = entry }
-        var changes: [AccessChange] = []
+        found(old, new).map { found in
+            AccessChange(change: found.change, found.new.map { new[$0] }, old: found.old.map { old[$0] })
+        }
+    }
+
+    /// A change by where its entries are: in the lists compared (`found`), or in the maps' texts
+    /// (`AccessChangeList`).
+    struct Found<Position> {
+        let change: String
+        let old: Position?
+        let new: Position?
+
+        func map<Other>(_ transform: (Position) -> Other) -> Found<Other> {
+            Found<Other>(change: change, old: old.map(transform), new: new.map(transform))
+        }
+    }
+
+    /// `between`'s changes as the positions of their entries in `old` and `new`, in `between`'s order.
+    static func found(_ old: [AccessSnapshot.Entry], _ new: [AccessSnapshot.Entry]) -> [Found<Int>] {
+        var before: [String: Int] = [:]
+        for (position, entry) in old.enumerated() { before[entry.key] = position }
+        var changes: [Found<Int>] = []
         var seen = Set<String>()
-        for entry in new {
+        for (position, entry) in new.enumerated() {
             seen.insert(entry.key)
             guard let was = before[entry.key] else {
-                changes.append(AccessChange(change: "added", entry, old: nil))
+                changes.append(Found(change: "added", old: nil, new: position))
                 continue
             }
-            let sameSources = sorted(was.sources) == sorted(entry.sources)
-            if was.permission != entry.permission || !sameSources {
-                changes.append(AccessChange(change: "changed", entry, old: was))
+            let sameSources = sorted(old[was].sources) == sorted(entry.sources)
+            if old[was].permission != entry.permission || !sameSources {
+                changes.append(Found(change: "changed", old: was, new: position))
             }
         }
-        for entry in old where !seen.contains(entry.key) {
-            changes.append(AccessChange(change: "removed", nil, old: entry))
+        for (position, entry) in old.enumerated() where !seen.contains(entry.key) {
+            changes.append(Found(change: "removed", old: position, new: nil))
         }
+        func entry(_ found: Found<Int>) -> AccessSnapshot.Entry { found.new.map { new[$0] } ?? old[found.old ?? 0] }
         return changes.sorted { lhs, rhs in
+            let (lhs, rhs) = (entry(lhs), entry(rhs))
             let repository = AccessOrder.compare(lhs.repository, rhs.repository)
             if repository != 0 { return repository < 0 }
             return AccessOrder.precedes(lhs.login, rhs.login)
         }
     }
 
-    private init(change: String, _ new: AccessSnapshot.Entry?, old: AccessSnapshot.Entry?) {
+    init(change: String, _ new: AccessSnapshot.Entry?, old: AccessSnapshot.Entry?) {
         self.change = change
         self.old = old
         self.new = new

@@ -1,5 +1,8 @@
+import Foundation
+
 /// What changed from the map FILE recorded to the new one, found a repository at a time as the new map's
-/// records arrive, so that neither map is ever held as decoded entries: only the changes are kept.
+/// records arrive, so that neither map is ever held as decoded entries: only the changes are kept, as where
+/// their entries are in the two texts (`AccessChangeList`).
 ///
 /// The new map comes repository by repository in the map's order (`AccessRecordSink`), and a file gh-users
 /// wrote holds its entries in the same order, one a line (`AccessSnapshotText`). Each new repository is
@@ -18,7 +21,8 @@ struct AccessChangeStream {
     private var groups: AccessSnapshotText.Groups?
     /// The last new repository taken, in lower case.
     private var last: String?
-    private var changes: [AccessChange] = []
+    /// The changes found, each by its entries' lines: FILE's in its text, the new map's in the new text.
+    private var changes: [AccessChange.Found<Range<Int>>] = []
     /// The new map's entries, kept where FILE is compared whole from the start (it was decoded whole), as they
     /// were before its text was kept: the whole comparison then needs no more memory than it did.
     private var kept: [AccessSnapshot.Entry]?
@@ -32,43 +36,49 @@ struct AccessChangeStream {
     /// Whether the changes are found a repository at a time (else the whole maps are compared at the end).
     var isStreaming: Bool { groups != nil }
 
-    /// Compares the new map's entries of `repository` with FILE's, and FILE's repositories before it with none.
-    /// `lines`, the entries' lines in the new text where the caller has them, spare decoding FILE's where they are
-    /// the same.
-    mutating func take(_ entries: [AccessSnapshot.Entry], of repository: String, lines: [[UInt8]]? = nil) {
+    /// Compares the new map's entries of `repository`, whose lines are at `ranges` in `new` (the new map's text
+    /// so far), with FILE's, and FILE's repositories before it with none. Where `comparingLines`, a repository
+    /// whose lines are FILE's to the byte is not decoded.
+    mutating func take(
+        _ entries: [AccessSnapshot.Entry], of repository: String, at ranges: [Range<Int>], in new: AccessSnapshotText,
+        comparingLines: Bool = true
+    ) {
         kept? += entries
         guard var walk = groups, let text = old?.text else { return }
         let name = repository.lowercased()
         // Repositories out of the map's order could miss their match in FILE: the whole maps are compared.
         guard last.map({ $0 < name }) ?? true else { return stopStreaming() }
         last = name
-        var before: [AccessSnapshot.Entry] = []
+        var before: (entries: [AccessSnapshot.Entry], lines: [Range<Int>]) = ([], [])
         while let group = walk.peeked, group.name <= name {
             walk.advance()
-            if group.name == name, let lines, Self.unchanged(group, in: text, lines: lines, entries) {
+            if group.name == name, comparingLines, Self.unchanged(group, in: text, new: new, ranges, entries) {
                 groups = walk
                 return
             }
             guard let decoded = text.entries(of: group) else { return stopStreaming() }
             if group.name == name {
-                before = decoded
+                before = (decoded, group.lines)
             } else {
-                changes += AccessChange.between(decoded, [])
+                changes += AccessChange.found(decoded, []).map { $0.map { group.lines[$0] } }
             }
         }
         guard !walk.isMalformed else { return stopStreaming() }
-        changes += AccessChange.between(before, entries)
+        changes += AccessChange.found(before.entries, entries).map { found in
+            AccessChange.Found(
+                change: found.change, old: found.old.map { before.lines[$0] }, new: found.new.map { ranges[$0] })
+        }
         groups = walk
     }
 
     /// FILE's lines of the repository are the new ones to the byte, and no account comes twice: nothing
     /// changed, as `between` would find (a person twice over could be compared with their other entry).
     private static func unchanged(
-        _ group: AccessSnapshotText.Group, in text: AccessSnapshotText, lines: [[UInt8]],
-        _ entries: [AccessSnapshot.Entry]
+        _ group: AccessSnapshotText.Group, in text: AccessSnapshotText, new: AccessSnapshotText,
+        _ ranges: [Range<Int>], _ entries: [AccessSnapshot.Entry]
     ) -> Bool {
-        guard group.lines.count == lines.count, Set(entries.map(\.id)).count == entries.count else { return false }
-        return zip(group.lines, lines).allSatisfy { text.bytes[$0].elementsEqual($1) }
+        guard group.lines.count == ranges.count, Set(entries.map(\.id)).count == entries.count else { return false }
+        return zip(group.lines, ranges).allSatisfy { text.bytes[$0].elementsEqual(new.bytes[$1]) }
     }
 
     private mutating func stopStreaming() {
@@ -78,23 +88,60 @@ struct AccessChangeStream {
 
     /// Every change, once the whole new map (`new`, closed) was taken: FILE's repositories after the last new
     /// one are removed. Compared whole where streaming stopped or never began.
-    mutating func finish(new: AccessSnapshotText) -> [AccessChange] {
-        guard let old else { return [] }
+    mutating func finish(new: AccessSnapshotText) -> AccessChangeList {
+        guard let old else { return AccessChangeList([]) }
         if var walk = groups, let text = old.text {
             while let group = walk.peeked, let decoded = text.entries(of: group) {
-                changes += AccessChange.between(decoded, [])
+                changes += AccessChange.found(decoded, []).map { $0.map { group.lines[$0] } }
                 walk.advance()
             }
-            if walk.peeked == nil, !walk.isMalformed { return changes }
+            if walk.peeked == nil, !walk.isMalformed { return AccessChangeList(changes, old: text, new: new) }
             stopStreaming()
         }
         let before = old.text.map { Self.entries($0) } ?? old.entries
-        return AccessChange.between(before, kept ?? Self.entries(new))
+        return AccessChangeList(AccessChange.between(before, kept ?? Self.entries(new)))
     }
 
     /// The text's entries decoded whole. A text gh-users wrote always decodes; one that did not would have
     /// none.
     private static func entries(_ text: AccessSnapshotText) -> [AccessSnapshot.Entry] {
         (try? AccessSnapshot.decodeWhole(text.bytes).get())?.entries ?? []
+    }
+}
+
+/// The changes `access --changes` found, in the map's order. Found a repository at a time, each is held as where
+/// its entries' lines are in FILE's text and the new one's, and decoded only as it is written: 150,000 changes
+/// (an organization's base permission raised) take a few megabytes where their decoded entries took about 600
+/// bytes each. Where the whole maps were compared, the changes are held decoded, as they come.
+struct AccessChangeList: RandomAccessCollection {
+    private let decoded: [AccessChange]
+    private let held: [AccessChange.Found<Range<Int>>]
+    private let old: [UInt8]
+    private let new: [UInt8]
+
+    init(_ changes: [AccessChange]) {
+        (decoded, held, old, new) = (changes, [], [], [])
+    }
+
+    init(_ held: [AccessChange.Found<Range<Int>>], old: AccessSnapshotText, new: AccessSnapshotText) {
+        (decoded, self.held, self.old, self.new) = ([], held, old.bytes, new.bytes)
+    }
+
+    var startIndex: Int { 0 }
+
+    var endIndex: Int { decoded.count + held.count }
+
+    subscript(position: Int) -> AccessChange {
+        guard held.indices.contains(position) else { return decoded[position] }
+        let found = held[position]
+        return AccessChange(
+            change: found.change, found.new.flatMap { Self.entry(new[$0]) },
+            old: found.old.flatMap { Self.entry(old[$0]) })
+    }
+
+    /// An entry line of a text gh-users wrote: FILE's were each checked to decode and write back the same
+    /// (`AccessSnapshotText.read`), the new map's were written from their entries.
+    private static func entry(_ line: ArraySlice<UInt8>) -> AccessSnapshot.Entry? {
+        try? JSONDecoder().decode(AccessSnapshot.Entry.self, from: Foundation.Data(line))
     }
 }

@@ -233,9 +233,8 @@ struct AccessCollected: AccessRecordSink {
         repositories += 1
         if read == .read, records.isEmpty, command.person == nil { empty.append(repository) }
         let entries = records.filter(command.keeps).map(AccessSnapshot.Entry.init)
-        let lines = entries.map(\.line)
-        for (entry, line) in zip(entries, lines) { text.append(entry, as: line) }
-        stream.take(entries, of: repository, lines: lines)
+        let ranges = entries.map { text.append($0) }
+        stream.take(entries, of: repository, at: ranges, in: text)
         unknownAffiliations += command.unknownAffiliations(records)
         progress.show(
             "Read \(Counted.text(repositories, plural: "repositories")) · "

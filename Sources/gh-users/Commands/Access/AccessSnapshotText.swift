@@ -51,15 +51,18 @@ struct AccessSnapshotText: Equatable {
         isClosed = true
     }
 
-    /// Appends the next entry's line, in the map's order.
-    mutating func append(_ entry: AccessSnapshot.Entry) {
-        append(entry, as: entry.line)
+    /// Appends the next entry's line, in the map's order; where the line is in `bytes`.
+    @discardableResult
+    mutating func append(_ entry: AccessSnapshot.Entry) -> Range<Int> {
+        bytes += Array((count == 0 ? "\n" : ",\n").utf8)
+        let start = bytes.count
+        bytes += entry.line
+        defer { note(entry) }
+        return start..<bytes.count
     }
 
-    /// Appends the next entry, whose line (`Entry.line`) the caller has already.
-    mutating func append(_ entry: AccessSnapshot.Entry, as line: [UInt8]) {
-        bytes += Array((count == 0 ? "\n" : ",\n").utf8)
-        bytes += line
+    /// Counts the entry appended, and notes whether the reader would refuse it or it came before.
+    private mutating func note(_ entry: AccessSnapshot.Entry) {
         count += 1
         if !entry.isReadable { hasUnreadable = true }
         let repository = entry.repository.lowercased()

@@ -188,7 +188,8 @@ extension SnapshotFile {
     /// changes.
     func record<Change: JSONRecord>(
         _ snapshot: Contents, problem: FileContentProblem?, listed words: String, count: Int,
-        noun: String = "account", changes: [Change], columns: [Column<Change>], unconfirmed: UnconfirmedCopy?,
+        noun: String = "account", changes: some Collection<Change>, columns: [Column<Change>],
+        unconfirmed: UnconfirmedCopy?,
         command: CommandContext
     ) async -> CommandOutcome? {
         let io = command.io
@@ -222,13 +223,19 @@ extension SnapshotFile {
         }
         var writer = RecordStreamWriter(
             context: command.render, columns: columns, continuesOutput: Self.continuesLog(command, columns))
-        let output = writer.render(changes) + writer.finish(completed: true)
-        if let refusal = Self.appendedLogRefusal(command, writes: !output.isEmpty) {
+        if let refusal = Self.appendedLogRefusal(
+            command, writes: !changes.isEmpty || !writer.finish(completed: true).isEmpty)
+        {
             io.writeErr("gh-users: \(refusal.message).\n" + untouched)
             return .setupFailed
         }
+        // Handed to stdout a megabyte at a time (`RecordStreamWriter.chunkSize`): 150,000 changes of an access map
+        // are 45 MB of NDJSON, which one buffer of all of them held beside both maps.
         do {
-            try io.out.write(output)
+            var ends: [Int] = []
+            try writer.write(changes, ends: &ends) { chunk throws(any Error) in try io.out.write(chunk) }
+            let end = writer.finish(completed: true)
+            if !end.isEmpty { try io.out.write(end) }
         } catch {
             let outcome = CommandOutcome.writeFailed(error, io: io)
             // With no change, csv's header or json's `[]` is all a gone reader missed: the run records, as tsv's
