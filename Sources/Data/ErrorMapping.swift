@@ -22,10 +22,8 @@ enum ErrorMapping {
             return .malformedResponse(
                 endpoint: endpoint,
                 detail: "the body is larger than the \(TransportError.byteCount(limit)) limit, so it was not read to "
-                    + "its end (GH_USERS_MAX_RESPONSE_BYTES raises the limit)"
-            )
-        default:
-            break
+                    + "its end (GH_USERS_MAX_RESPONSE_BYTES raises the limit)")
+        default: break
         }
         var text = describe(error)
         var advice: [NetworkAdvice] = []
@@ -328,10 +326,13 @@ enum ErrorMapping {
                     + "it was set up with), give the API URL with that name")
         }
         // On the API's origin but outside its path (a server behind a proxy under `/ghe` links `/api/v3/…`): its
-        // 404 was said as a missing owner or scope. Compared as a proxy does (`..` resolved, slashes merged), case aside.
+        // 404 was said as a missing owner or scope. Compared as a proxy does (`..` resolved, slashes merged), case
+        // aside; an escaped slash, dot or backslash (`v3%2F..%2F..`), which a proxy may decode, is taken as leaving.
         func bare(_ path: String) -> String { path.split(separator: "/").joined(separator: "/").lowercased() }
         let (root, link) = (bare(apiRoot.path), bare(url.standardized.path))
-        guard root.isEmpty || link == root || link.hasPrefix(root + "/") else {
+        let escaped = ["%2f", "%2e", "%5c"].contains(
+            where: (components?.percentEncodedPath ?? "").lowercased().contains)
+        guard root.isEmpty || !escaped && (link == root || link.hasPrefix(root + "/")) else {
             throw .malformedResponse(
                 endpoint: endpoint,
                 detail: "the next-page link leaves the API URL's path (\(apiRoot.path)) for \(url.path), so paging "

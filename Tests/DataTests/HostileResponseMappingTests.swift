@@ -155,8 +155,12 @@ struct NextPageLinkTests {
         }
         let under = try ErrorMapping.nextPageURL("/ghe/api/v3/users?since=2", apiRoot: proxied, endpoint: "GET /users")
         #expect(under.absoluteString == "https://ghe.example/ghe/api/v3/users?since=2")
-        // `..` that leaves the path is outside it; `.` that stays is not.
-        for outside in ["/ghe/api/v3x/users", "/ghe/api/v3/../../../api/v3/users?since=1"] {
+        // `..` that leaves the path is outside it; `.` that stays is not. A slash, dot or backslash escaped, which a
+        // proxy may decode (nginx does), is taken as leaving: `%2F..%2F` passed as one segment.
+        let escaped = [
+            "/ghe/api/v3%2F..%2F..%2Fapi/v3/users", "/ghe/api/v3/%2e%2e/%2E%2E/api/v3/users", "/ghe/api/v3/..%5C..%5Cx",
+        ]
+        for outside in ["/ghe/api/v3x/users", "/ghe/api/v3/../../../api/v3/users?since=1"] + escaped {
             #expect(throws: DomainError.self) {
                 try ErrorMapping.nextPageURL(outside, apiRoot: proxied, endpoint: "GET /users")
             }
