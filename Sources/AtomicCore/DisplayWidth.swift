@@ -1,18 +1,20 @@
 /// Terminal column widths, counted per code point as `wcwidth` does: wide, fullwidth and emoji-presentation
 /// code points take 2 columns; combining marks, format characters (ZWJ included) and controls take 0.
 /// A joined emoji therefore counts as the sum of its parts, which over-estimates on terminals that join it,
-/// so a row never wraps on any terminal. For the same reason a narrow symbol followed by the emoji presentation
-/// selector (U+FE0F: `❤️`, `✔️`), which terminals draw 2 columns wide, counts 2. A regional indicator counts 1,
+/// so a row never wraps on any terminal. For the same reason a narrow emoji followed by the emoji presentation
+/// selector (U+FE0F: `❤️`, `✔️`, `🕊️`), which terminals draw 2 columns wide, counts 2; after a letter, which
+/// has no emoji form, the selector changes nothing. A pictograph whose default is text (`🕊`, `🖥`: East Asian
+/// Width neutral) counts 1, as every terminal draws it. A regional indicator counts 1,
 /// as wcwidth has it (East Asian Width neutral), so a flag, a pair of them, is the 2 columns of a terminal that
 /// joins the pair or counts as wcwidth does; one that draws each indicator 2 wide alone would take 4.
 package enum DisplayWidth {
     package static func of(_ text: String) -> Int {
         var total = 0
-        var previous = 0
+        var previous: (width: Int, isEmoji: Bool) = (0, false)
         for scalar in text.unicodeScalars {
-            let width = scalar.value == 0xFE0F && previous == 1 ? 1 : of(scalar)
+            let width = scalar.value == 0xFE0F && previous == (1, true) ? 1 : of(scalar)
             total += width
-            previous = width
+            previous = (width, scalar.properties.isEmoji)
         }
         return total
     }
@@ -47,7 +49,8 @@ package enum DisplayWidth {
         0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x16FE0...0x16FE4, 0x16FF0...0x16FF1, 0x17000...0x18D08,
         0x1AFF0...0x1AFFE, 0x1B000...0x1B2FF, 0x1F004...0x1F004, 0x1F0CF...0x1F0CF, 0x1F18E...0x1F18E,
         0x1F191...0x1F19A, 0x1F200...0x1F251, 0x1F260...0x1F265,
-        0x1F300...0x1F64F, 0x1F680...0x1F6FF, 0x1F7E0...0x1F7EB, 0x1F900...0x1F9FF, 0x1FA70...0x1FAFF,
+        // Not 1F300–1F64F and 1F680–1F6FF whole: their Wide code points are those with emoji presentation.
+        0x1F7E0...0x1F7EB, 0x1F90C...0x1F93A, 0x1F93C...0x1F945, 0x1F947...0x1F9FF, 0x1FA70...0x1FAFF,
         0x20000...0x2FFFD, 0x30000...0x3FFFD,
     ]
 

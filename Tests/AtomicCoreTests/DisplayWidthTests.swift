@@ -17,6 +17,11 @@ struct DisplayWidthTests {
         ("", 0),
         // The emoji presentation selector makes a narrow symbol 2 wide, as terminals draw it: ❤️ ✔️.
         ("\u{2764}\u{FE0F}", 2), ("\u{2714}\u{FE0F} ok", 5), ("\u{2764}", 1),
+        // A pictograph whose default is text is 1 column, as terminals, wcwidth and gh draw it, and 2 with the
+        // selector (before: 2 alone); a letter has no emoji form, so the selector adds nothing (was 2);
+        // a keycap is 2. 🤻 and 🥆 are no emoji: 1.
+        ("\u{1F5A5}", 1), ("\u{1F54A} peace", 7), ("\u{1F321}", 1), ("\u{1F6E0}", 1), ("\u{1F5A5}\u{FE0F}", 2),
+        ("a\u{FE0F}", 1), ("1\u{FE0F}\u{20E3}", 2), ("\u{1F93B}\u{1F946}", 2), ("\u{1F600}\u{1F680}\u{1F90C}", 6),
         // Wide blocks wcwidth tables list: Khitan, Kana Extended-B, circled ideographic symbols.
         ("\u{18D00}", 2), ("\u{1AFF0}", 2), ("\u{1F260}", 2),
         // A flag is two regional indicators, 2 columns on every terminal (before: 4, which misaligned a row).
