@@ -573,6 +573,23 @@ struct FollowerChangesRunTests {
         #expect(recorded.accounts == accounts([(4, "dave"), (1, "alice"), (3, "carol2")]))
     }
 
+    /// A first run whose folder is not there yet (help's nightly `--changes ~/.local/state/gh-users/…` on a
+    /// fresh account) says to make it (before: "no such file or directory" alone), and makes nothing.
+    @Test func aSnapshotInAFolderNotThereSaysToMakeIt() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let file = folder("state/gh-users/f.json")
+        let (status, out, err) = await run(
+            github([[(1, "alice")]]), ["followers", "me", "--changes", file, "--format", "tsv"])
+        #expect(status == 1, "\(err)")
+        #expect(out.isEmpty)
+        #expect(
+            err.hasPrefix(
+                "gh-users: cannot create the lock beside the snapshot file '\(file)': no such file or directory (a "
+                    + "folder on its path is not there: mkdir -p)"), "\(err)")
+        #expect(!FileManager.default.fileExists(atPath: folder("state")))
+    }
+
     /// A FIFO where the snapshot's temporary file goes is refused before anything is written: before, the
     /// changes were printed and the replacement then failed, so the next run printed them again.
     @Test func aFIFOAtTheTemporaryFileIsRefusedBeforeAnyChangeIsWritten() async throws {

@@ -231,9 +231,8 @@ struct OwnedFile: Sendable {
             if let lock = try lock(descriptor) { return lock }
         }
         throw LocalFileError(
-            message:
-                "cannot lock the \(kind) \(shown): its lock file \(TerminalSanitizer.quotedPath(lockPath)) keeps being replaced"
-        )
+            message: "cannot lock the \(kind) \(shown): its lock file \(TerminalSanitizer.quotedPath(lockPath)) keeps "
+                + "being replaced")
     }
 
     /// Locks the lock file open on `descriptor`: the held lock, or nil (the descriptor closed) when the file was
@@ -278,9 +277,9 @@ struct OwnedFile: Sendable {
     }
 
     private func failure(_ verb: String, _ file: String, _ code: Int32) -> LocalFileError {
-        LocalFileError(
-            message:
-                "cannot \(verb) the \(kind) \(TerminalSanitizer.quotedPath(file)): \(FileDescriptorIO.reason(code))")
+        let folder = code == ENOENT && verb.hasPrefix("create") ? " (a folder on its path is not there: mkdir -p)" : ""
+        let reason = FileDescriptorIO.reason(code) + folder
+        return LocalFileError(message: "cannot \(verb) the \(kind) \(TerminalSanitizer.quotedPath(file)): \(reason)")
     }
 
     static func directory(of path: String) -> String {
