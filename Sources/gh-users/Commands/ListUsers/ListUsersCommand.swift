@@ -131,7 +131,7 @@ enum ListUsersCommand {
         options: options.group.options,
         examples: [
             ("gh-users list --limit 5", "The first five accounts."),
-            ("gh-users list --limit 100 --full --format ndjson", "Their full profiles, one request each."),
+            ("gh-users list --limit 100 --full --format ndjson", "The first 100, full profiles: one request each."),
             (
                 "gh-users list --since 1000 --limit 200 --format ndjson",
                 "200 accounts after id 1000, one JSON object per line."

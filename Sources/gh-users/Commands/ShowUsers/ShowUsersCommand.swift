@@ -99,7 +99,7 @@ enum ShowUsersCommand {
             ("gh-users show octocat torvalds --json | jq '.[].followers'", "Several, as a JSON array."),
             ("gh-users show --id 583231", "By id, which survives a rename."),
             (
-                "gh-users followers octocat --format tsv --fields login | gh-users show - --format ndjson",
+                "gh-users followers octocat --all --format tsv --fields login | gh-users show - --format ndjson",
                 "The profile of every follower."
             ),
             (
