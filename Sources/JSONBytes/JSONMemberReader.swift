@@ -26,6 +26,8 @@ package struct JSONMemberReader {
     private var keys = SeenKeys()
     /// Set when the bytes are not an object this reader reads: see the type's comment.
     package private(set) var unreadable = false
+    /// Where the value `next` last returned is in the bytes: an `other`'s text, for a reader of it.
+    package private(set) var lastValue = 0..<0
 
     /// A reader of the object that fills `range` of `bytes`, leading and trailing whitespace allowed.
     package init(_ bytes: [UInt8], in range: Range<Int>) {
@@ -60,7 +62,9 @@ package struct JSONMemberReader {
         skipWhitespace()
         guard take(UInt8(ascii: ":")) else { return fail() }
         skipWhitespace()
+        let start = index
         guard let value = value(depth: 1, keeping: keeping(bytes[keyBytes])) else { return fail() }
+        lastValue = start..<index
         skipWhitespace()
         return (bytes[keyBytes], value)
     }

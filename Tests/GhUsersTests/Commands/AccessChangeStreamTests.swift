@@ -255,6 +255,42 @@ struct AccessChangeStreamTests {
         #expect(compared > 200 && same > 30, "\(compared) changes, \(same) maps the same")
     }
 
+    /// An entry line is read in one pass as `JSONDecoder` reads it: a line gh-users wrote of plain text scans,
+    /// whatever its sources; anything else scans as `JSONDecoder` decodes it, or is left to it (nil).
+    @Test func anEntryLineScansAsJSONDecoderDecodesIt() throws {
+        let plain = Self.entry("o/api", "mona", 7, "admin", [Self.org, Self.core])
+        let bare = Self.entry("o/web", "x", 1, "read", [])
+        for entry in [plain, bare] {
+            let line = entry.line
+            #expect(Entry(scanning: line, in: line.indices) == entry)
+        }
+        var random = SplitMix(seed: 7)
+        let pieces = ["a", "Z", "-", "\"", "\\", "/", "\n", "\u{1}", "é", "山", "😀", " ", "_"]
+        func text() -> String { (0..<Int(random.next() % 5)).map { _ in pieces[Int(random.next() % 13)] }.joined() }
+        for _ in 0..<500 {
+            let source = Source(kind: text(), name: text(), permission: text())
+            let entry = Self.entry("o/" + text(), text(), Int64(random.next() % 1_000) + 1, text(), [source, Self.org])
+            let line = entry.line
+            let scanned = Entry(scanning: line, in: line.indices)
+            #expect(scanned == nil || scanned == entry, "\(String(decoding: line, as: UTF8.self))")
+            #expect(try JSONDecoder().decode(Entry.self, from: Foundation.Data(line)) == entry)
+        }
+        let odd = [
+            #"{"repository":"o/a","login":"m","id":1,"permission":"read","sources":[],"extra":1}"#,
+            #"{"repository":"o/a","login":"m","id":1,"id":2,"permission":"read","sources":[]}"#,
+            #"{"repository":"o/a","login":"m","id":1.5,"permission":"read","sources":[]}"#,
+            #"{"repository":"o/a","login":"m","id":1,"permission":"read"}"#,
+            #"{"repository":"o/a","login":"m","id":1,"permission":"read","sources":[{"kind":"team","name":"t"}]}"#,
+            #"{"repository":"o/a","login":"m","id":1,"permission":"read","sources":[{"kind":"team","name":"t","permission":"read","x":"y"}]}"#,
+            #"{"repository":"o/a","login":"m","id":1,"permission":"read","sources":[1]}"#,
+            #"{"repository":"o/a","login":"m","id":1,"permission":"read","sources":[],}"#,
+        ]
+        for text in odd {
+            let line = Array(text.utf8)
+            #expect(Entry(scanning: line, in: line.indices) == nil, "\(text)")
+        }
+    }
+
     /// A signal while FILE is read stops the reading, a repository at a time (before: a map of 151,000 records
     /// was read to its end first, two seconds before Ctrl-C was heard, and one of 104 MB ten; helper-220). In
     /// the text's order or not (read whole), a cancelled run's load is `interrupted`, which the run says as any

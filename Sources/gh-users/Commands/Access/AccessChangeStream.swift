@@ -114,34 +114,47 @@ struct AccessChangeStream {
 /// (an organization's base permission raised) take a few megabytes where their decoded entries took about 600
 /// bytes each. Where the whole maps were compared, the changes are held decoded, as they come.
 struct AccessChangeList: RandomAccessCollection {
-    private let decoded: [AccessChange]
-    private let held: [AccessChange.Found<Range<Int>>]
-    private let old: [UInt8]
-    private let new: [UInt8]
+    private enum Storage {
+        case decoded([AccessChange])
+        /// The changes' lines, in FILE's text (`old`) and the new map's (`new`).
+        case held([AccessChange.Found<Range<Int>>], old: [UInt8], new: [UInt8])
+    }
+
+    private let storage: Storage
 
     init(_ changes: [AccessChange]) {
-        (decoded, held, old, new) = (changes, [], [], [])
+        storage = .decoded(changes)
     }
 
     init(_ held: [AccessChange.Found<Range<Int>>], old: AccessSnapshotText, new: AccessSnapshotText) {
-        (decoded, self.held, self.old, self.new) = ([], held, old.bytes, new.bytes)
+        storage = .held(held, old: old.bytes, new: new.bytes)
     }
 
     var startIndex: Int { 0 }
 
-    var endIndex: Int { decoded.count + held.count }
+    var endIndex: Int {
+        switch storage {
+        case .decoded(let changes): changes.count
+        case .held(let held, _, _): held.count
+        }
+    }
 
     subscript(position: Int) -> AccessChange {
-        guard held.indices.contains(position) else { return decoded[position] }
-        let found = held[position]
-        return AccessChange(
-            change: found.change, found.new.flatMap { Self.entry(new[$0]) },
-            old: found.old.flatMap { Self.entry(old[$0]) })
+        switch storage {
+        case .decoded(let changes):
+            return changes[position]
+        case .held(let held, let old, let new):
+            let found = held[position]
+            return AccessChange(
+                change: found.change, found.new.flatMap { Self.entry(new, $0) },
+                old: found.old.flatMap { Self.entry(old, $0) })
+        }
     }
 
     /// An entry line of a text gh-users wrote: FILE's were each checked to decode and write back the same
     /// (`AccessSnapshotText.read`), the new map's were written from their entries.
-    private static func entry(_ line: ArraySlice<UInt8>) -> AccessSnapshot.Entry? {
-        try? JSONDecoder().decode(AccessSnapshot.Entry.self, from: Foundation.Data(line))
+    private static func entry(_ bytes: [UInt8], _ line: Range<Int>) -> AccessSnapshot.Entry? {
+        AccessSnapshot.Entry(scanning: bytes, in: line)
+            ?? (try? JSONDecoder().decode(AccessSnapshot.Entry.self, from: Foundation.Data(bytes[line])))
     }
 }
