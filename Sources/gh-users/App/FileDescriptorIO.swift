@@ -157,4 +157,12 @@ enum FileDescriptorIO {
     static func reason(_ code: Int32) -> String {
         SystemError.reason(code)
     }
+
+    /// `reason` for a file that could not be made at `path`: ENOENT there is a folder on its way not there yet
+    /// (a first `--changes ~/.local/state/gh-users/x.json`), said with the command that makes it.
+    static func reason(_ code: Int32, creating path: String) -> String {
+        guard code == ENOENT else { return reason(code) }
+        return reason(code) + " (a folder on its path is not there: mkdir -p -- "
+            + ShellWord.quote(OwnedFile.directory(of: path)) + ")"
+    }
 }

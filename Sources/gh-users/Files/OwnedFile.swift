@@ -277,8 +277,8 @@ struct OwnedFile: Sendable {
     }
 
     private func failure(_ verb: String, _ file: String, _ code: Int32) -> LocalFileError {
-        let folder = code == ENOENT && verb.hasPrefix("create") ? " (a folder on its path is not there: mkdir -p)" : ""
-        let reason = FileDescriptorIO.reason(code) + folder
+        let reason =
+            verb.hasPrefix("create") ? FileDescriptorIO.reason(code, creating: file) : FileDescriptorIO.reason(code)
         return LocalFileError(message: "cannot \(verb) the \(kind) \(TerminalSanitizer.quotedPath(file)): \(reason)")
     }
 

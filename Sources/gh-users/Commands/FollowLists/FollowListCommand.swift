@@ -124,7 +124,7 @@ enum FollowListCommand {
                     ),
                 (
                     "gh-users \(name) --changes ~/.local/state/gh-users/\(name).json --format tsv",
-                    "Run nightly: who came and went since the last run (its folder made once: mkdir -p)."
+                    "Run nightly: who came and went since the last run (once: mkdir -p ~/.local/state/gh-users)."
                 ),
             ],
             fields: FieldCatalog.account,

@@ -62,7 +62,8 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
         guard descriptor >= 0 else {
             throw LocalFileError(
                 message:
-                    "cannot open the output file \(TerminalSanitizer.quotedPath(path)): \(FileDescriptorIO.reason(errno))"
+                    "cannot open the output file \(TerminalSanitizer.quotedPath(path)): "
+                    + FileDescriptorIO.reason(errno, creating: path)
             )
         }
         var info = stat()
