@@ -325,21 +325,21 @@ enum ErrorMapping {
                     + "if that is this server's own name (an Enterprise Server writes its links with the host name "
                     + "it was set up with), give the API URL with that name")
         }
-        // On the API's origin but outside its path (a server behind a proxy under `/ghe` links `/api/v3/…`): its
-        // 404 was said as a missing owner or scope. Compared as a proxy does (`..` resolved, slashes merged), case
-        // aside; an escaped slash, dot or backslash (`v3%2F..%2F..`), which a proxy may decode, is taken as leaving.
-        func bare(_ path: String) -> String { path.split(separator: "/").joined(separator: "/").lowercased() }
-        let (root, link) = (bare(apiRoot.path), bare(url.standardized.path))
-        let escaped = ["%2f", "%2e", "%5c"].contains(
-            where: (components?.percentEncodedPath ?? "").lowercased().contains)
-        guard root.isEmpty || !escaped && (link == root || link.hasPrefix(root + "/")) else {
+        // Outside the API's path (a server behind a proxy under `/ghe` links `/api/v3/…`), a 404 said as no owner.
+        switch OriginPolicy.linkPath(url, apiRoot: apiRoot) {
+        case .under: return url
+        case .hidden(let path):
+            throw .malformedResponse(
+                endpoint: endpoint,
+                detail: "the next-page link's path (\(path)) hides a dot segment or a slash in an escape, which a "
+                    + "proxy may read as another path, so paging stopped there")
+        case .outside:
             throw .malformedResponse(
                 endpoint: endpoint,
                 detail: "the next-page link leaves the API URL's path (\(apiRoot.path)) for \(url.path), so paging "
                     + "stopped there; a proxy that serves the API under another path than the server's own links "
                     + "name cannot be paged through")
         }
-        return url
     }
 
     /// GitHub's `message`, and the reasons a 422 gives in `errors` after it ("Validation Failed: The listed users

@@ -14,6 +14,29 @@ package enum OriginPolicy {
         sameOrigin(url, apiRoot)
     }
 
+    /// Where a `Link` URL on the API's origin stands against the API root's path. Compared as a proxy does (`..`
+    /// resolved, slashes merged), case aside; a root with no path (github.com's) takes any. An escape that makes a
+    /// segment `.` or `..`, or puts a slash or a backslash in one (`v3%2F..%2F..`), is `hidden`: a proxy that
+    /// decodes it before it matches (nginx does) reads another path. An escaped dot in a name (`r%2Ex`) is not.
+    package enum LinkPath: Equatable {
+        case under, outside
+        case hidden(String)
+    }
+
+    package static func linkPath(_ url: URL, apiRoot: URL) -> LinkPath {
+        func bare(_ path: String) -> String { path.split(separator: "/").joined(separator: "/").lowercased() }
+        let root = bare(apiRoot.path)
+        guard !root.isEmpty else { return .under }
+        let encoded = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? ""
+        let hides = encoded.split(separator: "/").contains { segment in
+            guard segment.contains("%"), let decoded = segment.removingPercentEncoding else { return false }
+            return decoded == "." || decoded == ".." || decoded.contains("/") || decoded.contains("\\")
+        }
+        if hides { return .hidden(encoded) }
+        let link = bare(url.standardized.path)
+        return link == root || link.hasPrefix(root + "/") ? .under : .outside
+    }
+
     /// `scheme://host:port` as a message names it (the port only when the URL gives one).
     package static func origin(_ url: URL) -> String {
         (url.scheme ?? "") + "://" + (url.host ?? "") + (url.port.map { ":\($0)" } ?? "")

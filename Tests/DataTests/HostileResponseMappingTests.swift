@@ -167,6 +167,19 @@ struct NextPageLinkTests {
         }
         #expect(
             try ErrorMapping.nextPageURL("/./ghe/api/v3/users", apiRoot: proxied, endpoint: "GET /users").path != "")
+        // An escaped dot in a name is no dot segment (helper-281: it was refused as leaving, naming a path inside).
+        let named = "/ghe/api/v3/repos/o/r%2Ex/contributors?page=2"
+        #expect(
+            try ErrorMapping.nextPageURL(named, apiRoot: proxied, endpoint: "GET /x").path.hasSuffix(
+                "/r.x/contributors"))
+        #expect(
+            throws: DomainError.malformedResponse(
+                endpoint: "GET /users",
+                detail: "the next-page link's path (/ghe/api/v3/%2e%2e/%2E%2E/api/v3/users) hides a dot segment or a "
+                    + "slash in an escape, which a proxy may read as another path, so paging stopped there")
+        ) {
+            try ErrorMapping.nextPageURL(escaped[1], apiRoot: proxied, endpoint: "GET /users")
+        }
         // A root written with doubled slashes or in capitals is the same path to a proxy that merges them (nginx).
         for written in ["https://ghe.example//api/v3", "https://ghe.example/api//v3", "https://ghe.example/API/V3"] {
             let link = "https://ghe.example/api/v3/users?since=2"
