@@ -32,6 +32,10 @@ package enum DisplayWidth {
         if (0x1160...0x11FF).contains(value) { return 0 }  // Hangul medial vowels and final consonants join.
         if (0x1F1E6...0x1F1FF).contains(value) { return 1 }  // Regional indicators: a flag is a pair.
         if isWide(value) || scalar.properties.isEmojiPresentation { return 2 }
+        // An emoji newer than this Swift's Unicode data (U+1F6D9, Unicode 17): unassigned code points of these
+        // blocks are Wide by EastAsianWidth.txt's default.
+        let emojiBlock = (0x1F300...0x1F64F).contains(value) || (0x1F680...0x1F6FF).contains(value)
+        if emojiBlock, scalar.properties.generalCategory == .unassigned { return 2 }
         return 1
     }
 

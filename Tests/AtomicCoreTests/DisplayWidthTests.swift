@@ -22,6 +22,8 @@ struct DisplayWidthTests {
         // a keycap is 2. 🤻 and 🥆 are no emoji: 1.
         ("\u{1F5A5}", 1), ("\u{1F54A} peace", 7), ("\u{1F321}", 1), ("\u{1F6E0}", 1), ("\u{1F5A5}\u{FE0F}", 2),
         ("a\u{FE0F}", 1), ("1\u{FE0F}\u{20E3}", 2), ("\u{1F93B}\u{1F946}", 2), ("\u{1F600}\u{1F680}\u{1F90C}", 6),
+        // An emoji newer than the runtime's Unicode data is still 2 (helper-281: U+1F6D9, Unicode 17, counted 1).
+        ("\u{1F6D9}", 2),
         // Wide blocks wcwidth tables list: Khitan, Kana Extended-B, circled ideographic symbols.
         ("\u{18D00}", 2), ("\u{1AFF0}", 2), ("\u{1F260}", 2),
         // A flag is two regional indicators, 2 columns on every terminal (before: 4, which misaligned a row).
