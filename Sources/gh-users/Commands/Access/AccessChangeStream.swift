@@ -154,7 +154,12 @@ struct AccessChangeList: RandomAccessCollection {
     /// An entry line of a text gh-users wrote: FILE's were each checked to decode and write back the same
     /// (`AccessSnapshotText.read`), the new map's were written from their entries.
     private static func entry(_ bytes: [UInt8], _ line: Range<Int>) -> AccessSnapshot.Entry? {
-        AccessSnapshot.Entry(scanning: bytes, in: line)
+        if let entry = AccessSnapshot.Entry(scanning: bytes, in: line)
             ?? (try? JSONDecoder().decode(AccessSnapshot.Entry.self, from: Foundation.Data(bytes[line])))
+        {
+            return entry
+        }
+        assertionFailure("an entry line gh-users wrote or checked does not decode")
+        return nil
     }
 }
