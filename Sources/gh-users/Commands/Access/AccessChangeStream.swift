@@ -111,8 +111,8 @@ struct AccessChangeStream {
 
 /// The changes `access --changes` found, in the map's order. Found a repository at a time, each is held as where
 /// its entries' lines are in FILE's text and the new one's, and decoded only as it is written: 150,000 changes
-/// (an organization's base permission raised) take a few megabytes where their decoded entries took about 600
-/// bytes each. Where the whole maps were compared, the changes are held decoded, as they come.
+/// (an organization's base permission raised) take about 10 MB (64 bytes each), where their decoded entries
+/// took about 600 bytes each. Where the whole maps were compared, the changes are held decoded, as they come.
 struct AccessChangeList: RandomAccessCollection {
     private enum Storage {
         case decoded([AccessChange])
