@@ -26,6 +26,30 @@ struct OwnedFileLinkTests {
         #expect(FileDescriptorIO.readLink(folder("real/link.json")) != nil, "the link stays a link")
     }
 
+    /// A file that cannot be made for want of its folder names the folder to make, as the open reached it: through
+    /// a link to a folder not there, the link's target (helper-282: `mkdir -p -- d` failed on the link `d`). No
+    /// hint where it would be wrong: a name ending in a slash, a folder that is there; a `~` the shell left is said.
+    @Test func aMissingFolderIsNamedAsTheOpenReachedIt() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let missing = " (a folder on its path is not there: mkdir -p -- "
+        #expect(
+            FileDescriptorIO.reason(ENOENT, creating: folder("state/gh-users/f.json"))
+                == "no such file or directory" + missing + folder("state/gh-users") + ")")
+        #expect(symlink(folder("nowhere"), folder("d")) == 0)
+        #expect(
+            FileDescriptorIO.reason(ENOENT, creating: folder("d/f.json"))
+                == "no such file or directory" + missing + folder("nowhere") + ")")
+        for plain in [folder("newdir/"), folder("f.json")] {
+            #expect(FileDescriptorIO.reason(ENOENT, creating: plain) == "no such file or directory", "\(plain)")
+        }
+        #expect(FileDescriptorIO.reason(EACCES, creating: folder("x/f.json")) == "permission denied")
+        #expect(
+            FileDescriptorIO.reason(ENOENT, creating: "~/.local/state/f.json")
+                == "no such file or directory (the shell did not expand this ~: it does so only at a word's start; "
+                + "write $HOME)")
+    }
+
     /// A file with a second name (a hard link) is refused before it is read or locked, left as it was: a run
     /// through each name took its own lock (before, two runs on two links of one snapshot both ran and both
     /// reported the same changes), and a replacement parted the names.

@@ -158,11 +158,21 @@ enum FileDescriptorIO {
         SystemError.reason(code)
     }
 
-    /// `reason` for a file that could not be made at `path`: ENOENT there is a folder on its way not there yet
-    /// (a first `--changes ~/.local/state/gh-users/x.json`), said with the command that makes it.
+    /// `reason` for a file that could not be made at `path`: ENOENT there is most often a folder on its way not
+    /// there yet (a first `--changes ~/.local/state/gh-users/x.json`), said with the command that makes it: the
+    /// folder the path reaches once its links are followed, as the open went, and only where that folder is
+    /// missing. A `~` the shell left (`--state=~/…`: it expands one only at a word's start) is said instead.
     static func reason(_ code: Int32, creating path: String) -> String {
         guard code == ENOENT else { return reason(code) }
-        return reason(code) + " (a folder on its path is not there: mkdir -p -- "
-            + ShellWord.quote(OwnedFile.directory(of: path)) + ")"
+        if path == "~" || path.hasPrefix("~/") {
+            return reason(code) + " (the shell did not expand this ~: it does so only at a word's start; write $HOME)"
+        }
+        let folder = OwnedFile.directory(of: OwnedFile.resolve(path).target)
+        var info = stat()
+        // A working directory that is gone, a name ending in a slash, a folder that is there (or a link): no hint.
+        guard folder.hasPrefix("/"), !path.hasSuffix("/"), lstat(folder, &info) != 0, errno == ENOENT else {
+            return reason(code)
+        }
+        return reason(code) + " (a folder on its path is not there: mkdir -p -- " + ShellWord.quote(folder) + ")"
     }
 }
