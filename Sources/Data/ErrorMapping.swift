@@ -331,8 +331,8 @@ enum ErrorMapping {
         case .hidden(let path):
             throw .malformedResponse(
                 endpoint: endpoint,
-                detail: "the next-page link's path (\(path)) hides a dot segment or a slash in an escape, which a "
-                    + "proxy may read as another path, so paging stopped there")
+                detail: "the next-page link's path (\(path)) hides a dot segment, a slash or a byte that is not "
+                    + "UTF-8 in an escape, which a proxy may read as another path, so paging stopped there")
         case .outside:
             throw .malformedResponse(
                 endpoint: endpoint,

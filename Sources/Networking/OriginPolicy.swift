@@ -17,7 +17,8 @@ package enum OriginPolicy {
     /// Where a `Link` URL on the API's origin stands against the API root's path. Compared as a proxy does (`..`
     /// resolved, slashes merged), case aside; a root with no path (github.com's) takes any. An escape that makes a
     /// segment `.` or `..`, or puts a slash or a backslash in one (`v3%2F..%2F..`), is `hidden`: a proxy that
-    /// decodes it before it matches (nginx does) reads another path. An escaped dot in a name (`r%2Ex`) is not.
+    /// decodes it before it matches (nginx does) reads another path, as does one that is not UTF-8. An escaped dot
+    /// in a name (`r%2Ex`) is neither.
     package enum LinkPath: Equatable {
         case under, outside
         case hidden(String)
@@ -28,8 +29,10 @@ package enum OriginPolicy {
         let root = bare(apiRoot.path)
         guard !root.isEmpty else { return .under }
         let encoded = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? ""
+        // An escape that is not UTF-8 (`%C3/`) hides what the path is: Foundation reads no path at all.
         let hides = encoded.split(separator: "/").contains { segment in
-            guard segment.contains("%"), let decoded = segment.removingPercentEncoding else { return false }
+            guard segment.contains("%") else { return false }
+            guard let decoded = segment.removingPercentEncoding else { return true }
             return decoded == "." || decoded == ".." || decoded.contains("/") || decoded.contains("\\")
         }
         if hides { return .hidden(encoded) }

@@ -157,7 +157,11 @@ struct NextPageLinkTests {
         #expect(under.absoluteString == "https://ghe.example/ghe/api/v3/users?since=2")
         // `..` that leaves the path is outside it; `.` that stays is not. A slash, dot or backslash escaped, which a
         // proxy may decode (nginx does), is taken as leaving: `%2F..%2F` passed as one segment.
+        // `%C3` alone is no UTF-8: Foundation read no path (""), and the link was said as leaving "for ," (helper-282).
+        let notUTF8 = URL(string: "https://ghe.example/ghe/api/v3/%C3/x")!
+        #expect(OriginPolicy.linkPath(notUTF8, apiRoot: proxied) == .hidden("/ghe/api/v3/%C3/x"))
         let escaped = [
+            "/ghe/api/v3/%C3/x",
             "/ghe/api/v3%2F..%2F..%2Fapi/v3/users", "/ghe/api/v3/%2e%2e/%2E%2E/api/v3/users", "/ghe/api/v3/..%5C..%5Cx",
         ]
         for outside in ["/ghe/api/v3x/users", "/ghe/api/v3/../../../api/v3/users?since=1"] + escaped {
@@ -175,10 +179,11 @@ struct NextPageLinkTests {
         #expect(
             throws: DomainError.malformedResponse(
                 endpoint: "GET /users",
-                detail: "the next-page link's path (/ghe/api/v3/%2e%2e/%2E%2E/api/v3/users) hides a dot segment or a "
-                    + "slash in an escape, which a proxy may read as another path, so paging stopped there")
+                detail: "the next-page link's path (/ghe/api/v3/%2e%2e/%2E%2E/api/v3/users) hides a dot segment, a "
+                    + "slash or a byte that is not UTF-8 in an escape, which a proxy may read as another path, so "
+                    + "paging stopped there")
         ) {
-            try ErrorMapping.nextPageURL(escaped[1], apiRoot: proxied, endpoint: "GET /users")
+            try ErrorMapping.nextPageURL(escaped[2], apiRoot: proxied, endpoint: "GET /users")
         }
         // A root written with doubled slashes or in capitals is the same path to a proxy that merges them (nginx).
         for written in ["https://ghe.example//api/v3", "https://ghe.example/api//v3", "https://ghe.example/API/V3"] {
