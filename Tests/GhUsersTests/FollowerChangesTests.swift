@@ -449,6 +449,7 @@ struct FollowerChangesParsingTests {
         (["followers", "--changes", "f", "--full"], "cannot be used with --full"),
         (["followers", "--changes", ""], "--changes needs a file path"),
         (["followers", "--changes", "-"], "--changes takes a file, not '-'"),
+        (["followers", "--changes", "state/"], "--changes takes a file, and 'state/' ends in a slash"),
         (
             ["members", "github", "--changes", "m", "--changes", "o"],
             "--changes is given more than once, naming 'm' and 'o'"

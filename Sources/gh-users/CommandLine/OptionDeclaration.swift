@@ -57,6 +57,12 @@ struct OptionReading {
                 option.name == "output" ? "without --output the records go to stdout" : "FILE is read and replaced"
             throw usageError("--\(option.name) takes a file, not '-' (\(instead)); ./- names a file called -")
         }
+        // `newdir/` made a file named `newdir`: a name ending in a slash is a folder's.
+        guard !text.hasSuffix("/") else {
+            throw usageError(
+                "--\(option.name) takes a file, and \(TerminalSanitizer.quotedPath(text)) ends in a slash, which names a "
+                    + "folder: give the file's name after it")
+        }
         return text
     }
 

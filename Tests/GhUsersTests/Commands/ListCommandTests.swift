@@ -49,6 +49,9 @@ struct ListCommandTests {
         // `-` made a file named `-`: gh and curl read it as stdout.
         (["--output", "-"], "--output takes a file, not '-' (without --output the records go to stdout); ./- names"),
         (["--all", "--state", "-"], "--state takes a file, not '-' (FILE is read and replaced)"),
+        // A name ending in a slash made a file of the folder's name (helper-282).
+        (["--all", "--state", "newdir/"], "--state takes a file, and 'newdir/' ends in a slash, which names a folder"),
+        (["--output", "/tmp/"], "--output takes a file, and '/tmp/' ends in a slash"),
         // The last one was taken: an alias's own --state or --output left the one typed unused (a tester's find).
         (
             ["--all", "--state", "a", "--state", "b"],
