@@ -10,11 +10,13 @@
 package enum DisplayWidth {
     package static func of(_ text: String) -> Int {
         var total = 0
-        var previous: (width: Int, isEmoji: Bool) = (0, false)
+        var previous: (width: Int, scalar: Unicode.Scalar) = (0, " ")
         for scalar in text.unicodeScalars {
-            let width = scalar.value == 0xFE0F && previous == (1, true) ? 1 : of(scalar)
+            // Whether the character before has an emoji form is looked up only for a selector, not for every one.
+            let selects = scalar.value == 0xFE0F && previous.width == 1 && previous.scalar.properties.isEmoji
+            let width = selects ? 1 : of(scalar)
             total += width
-            previous = (width, scalar.properties.isEmoji)
+            previous = (width, scalar)
         }
         return total
     }

@@ -89,15 +89,7 @@ struct GhUsersApp: Sendable {
     private func commandContext(
         _ common: CommonOptions, hasToken: Bool, tokenOrigin: TokenOrigin, io: IOStreams, redactor: Redactor
     ) -> CommandContext {
-        let render = RenderContext.resolve(
-            requested: common.format,
-            isTTY: io.stdoutIsTTY,
-            colorEnabled: common.color.isEnabled(policy: io.colorPolicy, isTTY: io.stdoutIsTTY),
-            width: io.terminalWidth,
-            now: environment.now(),
-            fields: common.fields,
-            reachesTerminal: io.stdoutIsTerminal
-        )
+        let render = RenderContext.resolve(common, io: io, requested: common.format, now: environment.now())
         return CommandContext(
             io: io,
             render: render,

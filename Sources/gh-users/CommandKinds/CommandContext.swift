@@ -52,15 +52,7 @@ extension CommandContext {
             io.readInput = streams.readInput
             io.readLine = streams.readLine
         }
-        let render = RenderContext.resolve(
-            requested: common.format ?? .tsv,
-            isTTY: io.stdoutIsTTY,
-            colorEnabled: common.color.isEnabled(policy: io.colorPolicy, isTTY: io.stdoutIsTTY),
-            width: io.terminalWidth,
-            now: self.render.now,
-            fields: common.fields,
-            reachesTerminal: io.stdoutIsTerminal
-        )
+        let render = RenderContext.resolve(common, io: io, requested: common.format ?? .tsv, now: self.render.now)
         return CommandContext(
             io: io, render: render, presenter: presenter, common: common, programName: programName,
             stdoutFile: file == nil ? stdoutFile : nil, stdoutContinues: file == nil && stdoutContinues)

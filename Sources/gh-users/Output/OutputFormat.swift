@@ -1,3 +1,4 @@
+import AtomicCore
 import Foundation
 
 enum OutputFormat: String, Sendable, CaseIterable {
@@ -30,6 +31,15 @@ struct RenderContext: Sendable {
     /// Whether records are written through columns: a table, tsv or csv, or `--fields`. JSON as GitHub wrote it
     /// needs none, so a list works its columns out only when this holds.
     var readsColumns: Bool { fields != nil || (format != .json && format != .ndjson) }
+
+    /// The context of a run's stdout (`io`) with its `--format` (else `requested`'s default), `--color` and
+    /// `--fields`: one place for what every command's output reads from the terminal and the options.
+    static func resolve(_ common: CommonOptions, io: IOStreams, requested: OutputFormat?, now: Date) -> RenderContext {
+        resolve(
+            requested: requested, isTTY: io.stdoutIsTTY,
+            colorEnabled: common.color.isEnabled(policy: io.colorPolicy, isTTY: io.stdoutIsTTY),
+            width: io.terminalWidth, now: now, fields: common.fields, reachesTerminal: io.stdoutIsTerminal)
+    }
 
     /// table on a terminal, tsv when piped, unless a format was asked for.
     static func resolve(
