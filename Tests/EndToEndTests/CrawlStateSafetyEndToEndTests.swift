@@ -142,6 +142,8 @@ struct CrawlStateSafetyEndToEndTests {
     /// A run whose working directory was removed leaves a relative `--state` relative, for its open to fail, and
     /// never makes it at `/`.
     @Test func aRelativeStateFromARemovedFolderIsNotMadeAtTheRoot() async throws {
+        // No stand-in, so no `withServer` to remove the folder `init` made.
+        defer { try? FileManager.default.removeItem(at: folder) }
         let name = "gone-\(UUID().uuidString).json"
         let script = """
             dir=$(mktemp -d) && cd "$dir" && rmdir "$dir"

@@ -193,4 +193,40 @@ struct StatePipeEndToEndTests {
             }
         }
     }
+
+    /// A file option that reaches a pipe through Linux's `/proc/PID/fd/N` (`/dev/stdout`, `/dev/fd/3`, bash's
+    /// `>(…)`), whose link reads `pipe:[…]`: `--output` writes to it as a shell's `>` would, where gh-users
+    /// followed the link's text as a path and said "no such file or directory" (a review's find); `--state` and
+    /// `--changes`, which must replace a regular file, refuse it as a pipe, and make no file.
+    @Test func aFileOptionReachingAPipeThroughProcIsWrittenOrRefusedAsAPipe() async throws {
+        try await withServer(users: 300) { server in
+            let list = "list --limit 3 --api-url \"$API\" --no-cache"
+            let direct = try await shell("\"$GH_USERS\" \(list)", server)
+            #expect(direct.status == 0 && direct.stdout.lines().count == 3, "\(direct.stderr)")
+            for (output, tail) in [
+                ("/dev/stdout", " | cat"), ("/dev/fd/3", " 3>&1 | cat"),
+                (">(cat > sub.tsv)", "; sleep 0.3; cat sub.tsv"),
+            ] {
+                let result = try await shell("\"$GH_USERS\" \(list) --output \(output)\(tail)", server)
+                #expect(result.stdout == direct.stdout, "\(output): \(result.stderr)")
+                #expect(result.stderr.isEmpty, "\(output)")
+            }
+            for (command, kind) in [
+                ("list --limit 3 --state", "state"), ("followers octocat --changes", "snapshot"),
+            ] {
+                let refused = try await shell(
+                    "\"$GH_USERS\" \(command) /dev/stdout --api-url \"$API\" | cat; echo \"status=${PIPESTATUS[0]}\"",
+                    server)
+                #expect(refused.stdout == "status=1\n", "\(command): \(refused.stderr)")
+                #expect(
+                    refused.stderr.hasPrefix("gh-users: the \(kind) file '/dev/stdout' is a pipe (pipe:["),
+                    "\(refused.stderr)")
+                #expect(refused.stderr.contains("Nothing was read or changed: give"))
+            }
+            let withState = try await shell("\"$GH_USERS\" \(list) --state s2 --output >(cat)", server)
+            #expect(withState.status == 1)
+            #expect(withState.stderr.contains("is a FIFO (named pipe), not a regular file"), "\(withState.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: path("s2")))
+        }
+    }
 }

@@ -153,6 +153,13 @@ enum FileDescriptorIO {
         return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// Whether `path`, a link that reads `text`, is one of Linux's links to an open descriptor with no path
+    /// (`/proc/PID/fd/N` for a pipe, a socket: `pipe:[1234]`), which `/dev/stdout` or a shell's `>(…)` reaches:
+    /// open(2) goes to the descriptor's file, where the text, taken as a path, names nothing.
+    static func isPathlessDescriptorLink(_ path: String, text: String) -> Bool {
+        path.hasPrefix("/proc/") && OwnedFile.directory(of: path).hasSuffix("/fd") && !text.hasPrefix("/")
+    }
+
     /// strerror's text, lowercased as the rest of a message is: "no such file or directory".
     static func reason(_ code: Int32) -> String {
         SystemError.reason(code)

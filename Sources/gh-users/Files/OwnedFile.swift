@@ -317,6 +317,10 @@ struct OwnedFile: Sendable {
                 resolved = candidate
                 continue
             }
+            // A pipe's `/proc/PID/fd/N` is left a link: the kernel alone can follow it.
+            if FileDescriptorIO.isPathlessDescriptorLink(candidate, text: link) {
+                return (([candidate] + pending).joined(separator: "/"), nil)
+            }
             // The link read is the one that passed, not another put in its place since (a review's race).
             var after = stat()
             guard lstat(candidate, &after) == 0, after.st_dev == before.st_dev, after.st_ino == before.st_ino else {
@@ -351,49 +355,5 @@ final class OwnedFileLock: Sendable {
         // Only the file this run locked: never one that took its place.
         if FileDescriptorIO.isSameFile(descriptor, path) { unlink(path) }
         close(descriptor)
-    }
-}
-
-extension OwnedFile {
-    /// Which of this file's own names `output` is, in words ("the state file 'a' itself", "the lock file 'a.lock'
-    /// of the state file 'a'"), when output written there would be lost: the file is replaced after every save,
-    /// and its lock and temporary files are removed or renamed over it. The same file where both exist (device
-    /// and inode, so hard links and symbolic links count), else the same path once links are followed. nil when
-    /// `output` is none of them, or either is reached through a link `resolve` refuses (refused for that).
-    func ownName(of output: String) -> String? {
-        let (other, link) = Self.resolve(output)
-        guard untrustedLink == nil, link == nil else { return nil }
-        let names = [
-            (target, "the \(kind) \(shown) itself"),
-            (lockPath, "the lock file \(TerminalSanitizer.quotedPath(lockPath)) of the \(kind) \(shown)"),
-            (
-                temporaryPath,
-                "the temporary file \(TerminalSanitizer.quotedPath(temporaryPath)) of the \(kind) \(shown)"
-            ),
-        ]
-        var outputInfo = stat()
-        let outputExists = stat(other, &outputInfo) == 0
-        for (candidate, words) in names {
-            var info = stat()
-            if outputExists, stat(candidate, &info) == 0 {
-                if info.st_dev == outputInfo.st_dev, info.st_ino == outputInfo.st_ino { return words }
-            } else if candidate == other {
-                return words
-            }
-        }
-        return nil
-    }
-
-    /// The refusal of a run whose output (`--output FILE`, or stdout when `output` is nil and `stdoutFile` is a
-    /// file) is one of this file's own names, before anything is locked, asked or written; nil when it is none.
-    func outputRefusal(output: String?, stdoutFile: String?, command: CommandSpec?) -> CommandOutcome? {
-        let (named, given) =
-            output.map { ($0, "--output \(TerminalSanitizer.quotedPath($0))") } ?? (stdoutFile, "stdout")
-        guard let named, let words = ownName(of: named) else { return nil }
-        return .usage(
-            UsageError(
-                message: "\(given) is \(words): gh-users replaces that file, so what it wrote there would be lost. "
-                    + "Nothing was read or written: write the output to another file",
-                command: command))
     }
 }

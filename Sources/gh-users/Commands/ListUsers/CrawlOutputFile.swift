@@ -46,7 +46,10 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
         // A FIFO with no reader blocks open(2) until one comes, which a signal must still interrupt.
         // Read as well when a rerun may have to look at what it would cut, or a check at how a regular file that
         // holds bytes begins (never a FIFO, which a reader of its own would let take writes that no one reads).
-        let flags = O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW
+        // O_NOFOLLOW, but for the kernel's link to a pipe (`/dev/stdout`, `>(…)`), which only the kernel can follow.
+        let link = FileDescriptorIO.readLink(target)
+        let pathless = link.map { FileDescriptorIO.isPathlessDescriptorLink(target, text: $0) } ?? false
+        let flags = O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY | (pathless ? 0 : O_NOFOLLOW)
         // A file this open makes is removed again when the run is refused, so "nothing was changed" holds.
         var before = stat()
         let existed = lstat(target, &before) == 0
