@@ -198,6 +198,44 @@ struct CrawlStateSafetyEndToEndTests {
     /// Through a symbolic link the lock is the linked file's: while another run holds it, a run through the link
     /// is refused. Before, it took `current.state.lock` and ran beside the other. The link stays a link, and the
     /// lock file goes with the run that made it.
+    /// `--output a/ld/../o.tsv` where `ld` links to `real/deep`: the kernel writes `real/o.tsv`, where the state
+    /// recorded `a/o.tsv` (`..` read as text), so the same command's rerun was refused for good, and so was what
+    /// its message advised (a review's find). The state now records the folder as the kernel reached it, and a
+    /// state that names the file another way (as an older gh-users wrote it) still resumes.
+    @Test func anOutputPathWithDotDotAfterALinkResumes() async throws {
+        try await withServer(users: 300) { server in
+            let manager = FileManager.default
+            try manager.createDirectory(atPath: path("real/deep"), withIntermediateDirectories: true)
+            try manager.createDirectory(atPath: path("a"), withIntermediateDirectories: true)
+            try manager.createSymbolicLink(atPath: path("a/ld"), withDestinationPath: path("real/deep"))
+            // A hundred accounts more each run.
+            let crawl =
+                ["list", "--limit", "100", "--state", path("a/ld/../s.json"), "--output", path("a/ld/../o.tsv")]
+                + api(server)
+            let whole = try await run(["list", "--limit", "300"] + api(server))
+            let first = try await run(crawl)
+            #expect(first.status == 0, "\(first.stderr)")
+            let state = "real/s.json"
+            let recorded = try #require(stateObject(state)["output"] as? String)
+            let real = try #require(realpath(path("real"), nil))
+            defer { free(real) }
+            #expect(recorded == String(cString: real) + "/o.tsv")
+            let second = try await run(crawl)
+            #expect(second.status == 0, "\(second.stderr)")
+            #expect(ids(read("real/o.tsv")) == Array(ids(whole.stdout).prefix(200)))
+            #expect(!exists("a/o.tsv"))
+            // The state an older gh-users wrote for a link's path (`L/o.tsv`, the link kept): the same file.
+            try manager.createSymbolicLink(atPath: path("L"), withDestinationPath: path("real"))
+            let text = read(state).replacing(recorded, with: path("L/o.tsv"))
+            #expect(text.contains(path("L/o.tsv")))
+            try write(state, text)
+            let third = try await run(crawl.map { $0.replacing("a/ld/..", with: "L") })
+            #expect(third.status == 0, "\(third.stderr)")
+            #expect(ids(read("real/o.tsv")) == ids(whole.stdout))
+            #expect(ids(whole.stdout).count == 300)
+        }
+    }
+
     @Test func aStateReachedThroughALinkSharesItsLockAndStaysALink() async throws {
         try await withServer(users: 200) { server in
             try FileManager.default.createSymbolicLink(atPath: path("current.state"), withDestinationPath: "c.state")

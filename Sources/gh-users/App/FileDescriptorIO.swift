@@ -103,6 +103,14 @@ enum FileDescriptorIO {
         return held.st_dev == named.st_dev && held.st_ino == named.st_ino
     }
 
+    /// Whether two paths lead to one file that is there.
+    static func sameFile(_ one: String, _ other: String) -> Bool {
+        var first = stat()
+        var second = stat()
+        guard stat(one, &first) == 0, stat(other, &second) == 0 else { return false }
+        return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+    }
+
     /// The path of the regular file open on `descriptor` (Linux's /proc/self/fd), when that path still names it;
     /// nil for a terminal, a pipe, a deleted file or where there is no /proc.
     static func regularFilePath(of descriptor: Int32) -> String? {
