@@ -1,3 +1,4 @@
+import AtomicCore
 import AtomicLogger
 import Domain
 import Foundation
@@ -102,7 +103,7 @@ struct ConditionalFetcher: Sendable {
                 logger.warning(
                     "cannot reach the API (\(ErrorMapping.describe(error.error))); using the copy of \(endpoint) "
                         + "that GitHub last confirmed "
-                        + entry.confirmedAt.formatted(date: .abbreviated, time: .complete)
+                        + LocalTime.text(entry.confirmedAt, date: true)
                 )
                 unconfirmed.add(UnconfirmedCopy(endpoint: endpoint, confirmedAt: entry.confirmedAt, offline: false))
                 return Fetched(response: response(from: entry, requested: url))

@@ -68,6 +68,30 @@ struct RateLimitHintsEndToEndTests {
         }
     }
 
+    /// The reset's time is the machine's as the C library reads `TZ` (as `date` does, POSIX rules too), in ASCII
+    /// under every locale: Foundation's style wrote "5:46:40<U+202F>PM GMT-5" for `TZ=UTC+5`, which is five hours
+    /// behind UTC, put JST and `<+05>-5` in UTC, and wrote U+202F under `LC_ALL=C` (helper-284's finds).
+    @Test(arguments: [
+        ("UTC+5", "2030-03-17 12:46:40 UTC-5"), ("JST-9", "2030-03-18 02:46:40 JST"),
+        ("CET-1CEST,M3.5.0,M10.5.0/3", "2030-03-17 18:46:40 CET"), ("<+0530>-5:30", "2030-03-17 23:16:40 +0530"),
+        ("UTC0", "2030-03-17 17:46:40 UTC"),
+    ])
+    func aResetIsSaidOnTheLocalClockInASCII(zone: String, said: String) async throws {
+        let server = try RawTestServer { connection in
+            let json = #"{"message":"API rate limit exceeded for 127.0.0.1."}"#
+            connection.write(
+                "HTTP/1.1 403 Forbidden\r\nContent-Type: application/json\r\nx-ratelimit-limit: 60\r\n"
+                    + "x-ratelimit-remaining: 0\r\nx-ratelimit-reset: 1900000000\r\nx-ratelimit-resource: core\r\n"
+                    + "Content-Length: \(json.utf8.count)\r\nConnection: close\r\n\r\n\(json)")
+        }
+        defer { server.stop() }
+        let result = try await BinaryRunner.run(
+            ["show", "octocat", "--api-url", server.baseURL, "--no-cache"], environment: ["TZ": zone, "LC_ALL": "C"])
+        #expect(result.status == 5)
+        #expect(result.stderr.contains("resets at \(said), in "), "\(result.stderr)")
+        #expect(result.stderr.unicodeScalars.allSatisfy { $0.isASCII }, "\(result.stderr)")
+    }
+
     // 19.8 and 19.9 (b): the minute is a wait like any other, so --max-wait 5 does not start it.
     @Test func withWaitOnRateLimitTheMinuteIsBoundedByMaxWaitAndNeverAskedFor() async throws {
         try await withSpentLimitWithoutReset { server in

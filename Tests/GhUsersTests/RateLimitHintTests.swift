@@ -195,7 +195,7 @@ struct RateLimitHintTests {
         #expect(spent.contains("It lifts at "), "\(spent)")
         // The clock time names its zone, for a cron job's mail read elsewhere (before: "5:40:41 PM"; a review's
         // find).
-        #expect(spent.contains(now.addingTimeInterval(5).formatted(date: .omitted, time: .complete)), "\(spent)")
+        #expect(spent.contains(LocalTime.text(now.addingTimeInterval(5))), "\(spent)")
         #expect(spent.contains("It was retried 3 times (--retries): run again then, or give --retries 4 or more."))
         #expect(secondary(now.addingTimeInterval(5), maxWait: 900, retries: 0).contains("give --retries 1 or more"))
         for shown in [long, spent] {

@@ -87,7 +87,7 @@ struct WaitAnnouncerTests {
         #expect(
             err.text.hasSuffix(
                 "gh-users: the graphql rate limit is spent; waiting 30s for its reset at "
-                    + later.formatted(date: .omitted, time: .complete) + "\n"), "\(err.text)")
+                    + LocalTime.text(later) + "\n"), "\(err.text)")
     }
 
     @Test func offATerminalThereIsOneLineAndNoCountdown() async throws {
@@ -109,7 +109,7 @@ struct WaitAnnouncerTests {
         #expect(
             err.text
                 == "gh-users: the rate limit is spent; waiting 2d 0h for its reset at "
-                + reset.formatted(date: .abbreviated, time: .complete) + "\n", "\(err.text)")
+                + LocalTime.text(reset, date: true) + "\n", "\(err.text)")
     }
 
     /// A reset already past here (a clock ahead of GitHub's) is no reset to wait for: the line says so.
@@ -129,7 +129,7 @@ struct WaitAnnouncerTests {
         #expect(
             err.text
                 == "gh-users: the rate limit is spent; waiting 1s for its reset at "
-                + reset.formatted(date: .omitted, time: .complete) + "\n")
+                + LocalTime.text(reset) + "\n")
     }
 
     @Test func aSearchWaitNamesTheSearchBucketInItsLineAndItsCountdown() async throws {

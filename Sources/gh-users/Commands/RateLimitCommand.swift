@@ -87,7 +87,7 @@ enum RateLimitRenderer {
                 guard human else { return RelativeTime.rfc3339(bucket.resetAt) }
                 let resetAt = RateLimitInfo.onThisClock(bucket.resetAt, gitHubNow: overview?.answeredAt, now: now)
                 let wait = resetAt.timeIntervalSince(now)
-                let clock = resetAt.formatted(date: .omitted, time: .standard)
+                let clock = LocalTime.text(resetAt, zone: false)
                 return wait > 0 ? "\(clock) (in \(DurationText.describe(seconds: wait)))" : "\(clock) (now)"
             },
         ]

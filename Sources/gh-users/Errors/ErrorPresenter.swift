@@ -351,11 +351,10 @@ struct ErrorPresenter: Sendable {
     private func localTime(_ date: Date) -> String { Self.localTime(date, now: current) }
 
     /// The time alone when it is today; with the date when it is not, or "10:42:07" would mislead. The errors'
-    /// words and the waits' (`WaitAnnouncer`).
+    /// words and the waits' (`WaitAnnouncer`). With its zone: a log read on another machine, or a cron job's
+    /// mail, is not read in another one.
     static func localTime(_ date: Date, now: Date) -> String {
-        let sameDay = Calendar.current.isDate(date, inSameDayAs: now)
-        // With its zone: a log read on another machine, or a cron job's mail, is not read in another one.
-        return date.formatted(date: sameDay ? .omitted : .abbreviated, time: .complete)
+        LocalTime.text(date, date: !LocalTime.isSameDay(date, now))
     }
 }
 
