@@ -2,16 +2,20 @@
 package enum ColorPolicy: Sendable, Equatable {
     /// Colour on a terminal only.
     case auto
-    /// `NO_COLOR` is set: never colour.
+    /// `NO_COLOR` is set, or `CLICOLOR` is `0` without `CLICOLOR_FORCE`: never colour.
     case disabled
     /// `CLICOLOR_FORCE` is set and not `0`: colour even when piped.
     case forced
 
+    /// `NO_COLOR` first (no-color.org), then the CLICOLOR convention gh follows (bixense.com/clicolors):
+    /// `CLICOLOR_FORCE` set and not `0` colours even off a terminal, `CLICOLOR=0` never colours.
     package init(environment: [String: String]) {
         if let noColor = environment["NO_COLOR"], !noColor.isEmpty {
             self = .disabled
         } else if let force = environment["CLICOLOR_FORCE"], !force.isEmpty, force != "0" {
             self = .forced
+        } else if environment["CLICOLOR"] == "0" {
+            self = .disabled
         } else {
             self = .auto
         }

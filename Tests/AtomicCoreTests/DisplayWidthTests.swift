@@ -113,6 +113,12 @@ struct ColorTests {
         #expect(ColorPolicy(environment: ["CLICOLOR_FORCE": "1"]) == .forced)
         #expect(ColorPolicy(environment: ["CLICOLOR_FORCE": "0"]) == .auto)
         #expect(ColorPolicy(environment: ["NO_COLOR": "1", "CLICOLOR_FORCE": "1"]) == .disabled)
+        // gh's `CLICOLOR`: "0" turns colour off (helper-284: it was not read); anything else leaves it to the
+        // terminal, and CLICOLOR_FORCE still forces it.
+        #expect(ColorPolicy(environment: ["CLICOLOR": "0"]) == .disabled)
+        #expect(ColorPolicy(environment: ["CLICOLOR": "1"]) == .auto)
+        #expect(ColorPolicy(environment: ["CLICOLOR": ""]) == .auto)
+        #expect(ColorPolicy(environment: ["CLICOLOR": "0", "CLICOLOR_FORCE": "1"]) == .forced)
     }
 
     @Test func choiceWinsOverPolicyAndTerminal() {

@@ -114,7 +114,7 @@ enum OutputGroup {
         OptionSpec(
             "color",
             value: "WHEN",
-            help: "Colour output: auto, always or never (NO_COLOR and CLICOLOR_FORCE are honoured).",
+            help: "Colour output: auto, always or never (NO_COLOR, CLICOLOR and CLICOLOR_FORCE are honoured).",
             choices: ColorChoice.allCases.map(\.rawValue)
         ),
         at: \.color,
