@@ -28,6 +28,30 @@ struct CacheEndToEndTests {
         )
     }
 
+    /// A HOME or XDG_CACHE_HOME whose bytes are not UTF-8 (`/home/j\xfcrgen`): Foundation reads it with U+FFFD in
+    /// their place, and the cache went to a new folder of that name beside the real one (helper-284). Such a value
+    /// now names no folder: XDG_CACHE_HOME falls back to HOME, as a relative one does, and without a HOME there is
+    /// no cache; no folder is made.
+    @Test func aFolderVariableThatIsNotUTF8MakesNoFolder() async throws {
+        try await withServer(users: 10) { server in
+            try await withDirectory { folder in
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                let result = try await BinaryRunner.shell(
+                    #"""
+                    cd "$FOLDER" && mkdir -p ok "$(printf 'h\377')"
+                    unset XDG_CACHE_HOME
+                    HOME="$FOLDER/$(printf 'h\377')" "$GH_USERS" show octocat --api-url "$API"; echo "status=$?"
+                    HOME="$FOLDER/ok" XDG_CACHE_HOME="$FOLDER/$(printf 'x\376')" "$GH_USERS" cache info --format json
+                    """#, environment: ["FOLDER": folder.path, "API": server.baseURL, "GH_TOKEN": "gho_octocat"])
+                #expect(result.stdout.contains("status=0"), "\(result.stderr)")
+                #expect(result.stdout.contains("\(folder.path)/ok/.cache/gh-users"), "\(result.stdout)")
+                // `ok` and the real `h\xff` alone (Foundation lists the latter with U+FFFD too).
+                let made = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+                #expect(made.count == 2 && made.contains("ok"), "\(made)")
+            }
+        }
+    }
+
     @Test func aRepeatedListSpendsNoQuotaAndPrintsTheSame() async throws {
         try await withServer { server in
             try await withDirectory { cache in

@@ -63,7 +63,12 @@ struct AppEnvironment: Sendable {
 
     /// The real process: its streams, its environment, and GitHub over URLSession.
     static func live() -> AppEnvironment {
-        let environment = ProcessInfo.processInfo.environment
+        // Foundation reads a value that is not UTF-8 with U+FFFD in place of its bytes: a cache under such a HOME
+        // went to a new folder beside it, one the user never named (helper-284). Such a folder is no folder here.
+        let environment = ProcessInfo.processInfo.environment.filter { name, _ in
+            guard ["HOME", "XDG_CACHE_HOME"].contains(name), let value = getenv(name) else { return true }
+            return String(validatingCString: value) != nil
+        }
         // Merely creating a URLSessionConfiguration makes swift-corelibs-foundation create
         // ~/.cache/org.swift.foundation.URLCache/<exe> and ~/.local/share/<dir>, even with urlCache = nil.
         // Pointing its XDG folders at a path that can never exist stops that; gh-users reads its own cache
