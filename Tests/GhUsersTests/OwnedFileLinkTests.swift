@@ -76,6 +76,57 @@ struct OwnedFileLinkTests {
         _ = try single.lock()
     }
 
+    /// What is no regular file is refused as what it is before a lock is made beside it (helper-283: `/dev/null`
+    /// said the lock's "permission denied" to a user who may not write in /dev, a socket "no such device or
+    /// address"); a lock file that cannot be made is named as the open tried it, beside the file a link leads to,
+    /// with what to do where something else holds its name (before: "cannot create the lock beside the state
+    /// file 'F': is a directory", naming neither).
+    @Test func whatIsNoFileIsSaidAsSuchAndALockThatCannotBeMadeIsNamed() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        #expect(mkfifo(folder("fifo.json"), 0o600) == 0)
+        for (path, what) in [("/dev/null", "a device"), (folder("fifo.json"), "a FIFO (named pipe)")] {
+            let owned = file(path)
+            #expect {
+                _ = try owned.lock()
+            } throws: { error in
+                "\(error)" == "cannot read the state file '\(path)': it is \(what), not a regular file. It was left as "
+                    + "it is: give --state a file"
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder("fifo.json.lock")))
+        try FileManager.default.createDirectory(atPath: folder("real/s.json.lock"), withIntermediateDirectories: true)
+        #expect(symlink(folder("real/s.json"), folder("s.json")) == 0)
+        #expect {
+            _ = try file(folder("s.json")).lock()
+        } throws: { error in
+            let lock = folder("real/s.json.lock")
+            return "\(error)"
+                == "cannot create the lock beside the state file '\(folder("s.json"))': '\(lock)': is a directory. "
+                + "Nothing was changed: move that away, or give --state another file"
+        }
+    }
+
+    /// Another user's temporary file in a sticky folder is refused before anything is asked, named as the
+    /// temporary file (helper-283: after the run's requests, "cannot remove the snapshot file 'F.tmp': operation
+    /// not permitted", naming it as the snapshot, with no way out, and `list --state` left an empty output).
+    @Test(.enabled(if: geteuid() == 0, "only root can give a file to another user"))
+    func anotherUsersTemporaryFileIsRefusedBeforeTheRun() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let shared = folder("shared")
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        #expect(chmod(shared, 0o1777) == 0)
+        try Data().write(to: URL(fileURLWithPath: shared + "/s.json.tmp"))
+        #expect(chown(shared + "/s.json.tmp", 65_534, 65_534) == 0)
+        #expect {
+            _ = try file(shared + "/s.json").read()
+        } throws: { error in
+            let named = "the temporary file '\(shared)/s.json.tmp' of the state file '\(shared)/s.json' "
+            return "\(error)".hasPrefix(named + "belongs to another user and is in a folder anyone may write to")
+        }
+    }
+
     /// Another user's link in a sticky folder anyone may write to is refused, the file it names untouched;
     /// the folder owner's link there is followed, as the kernel's rule has it.
     @Test(.enabled(if: geteuid() == 0, "only root can give a link to another user"))

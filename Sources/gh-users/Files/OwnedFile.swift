@@ -44,9 +44,8 @@ struct OwnedFile: Sendable {
 
     /// The refusal of a file reached through `untrustedLink`; nothing was read or changed.
     private func checkLinks() throws(LocalFileError) {
+        if let link = untrustedLink { throw Self.refusal(of: link, reaching: "the \(kind) \(shown)", option: option) }
         try checkSingleName()
-        guard let link = untrustedLink else { return }
-        throw Self.refusal(of: link, reaching: "the \(kind) \(shown)", option: option)
     }
 
     /// Why a file reached through `link` (one `trusts` refuses) is neither read nor written.
@@ -67,6 +66,7 @@ struct OwnedFile: Sendable {
     /// waited on), cannot be read or is larger than `limitBytes` is an error, and is left as it is.
     func read() throws(LocalFileError) -> [UInt8]? {
         try checkLinks()
+        try checkRegular()
         // Refused before the run writes anything, not only when the file is replaced at its end: a `--changes`
         // run would have printed its changes, and printed them again on the next run.
         try checkTemporary()
@@ -209,6 +209,11 @@ struct OwnedFile: Sendable {
     private func checkTemporary() throws(LocalFileError) -> Bool {
         var info = stat()
         guard lstat(temporaryPath, &info) == 0 else { return false }
+        // Another user's, in /tmp: not one a killed run left, and not this user's to remove.
+        guard SharedFolder.trusts(info, at: temporaryPath) else {
+            throw SharedFolder.refusal(
+                of: "the temporary file \(TerminalSanitizer.quotedPath(temporaryPath)) of the \(kind) \(shown)", option)
+        }
         if let kind = FileDescriptorIO.nonRegularKind(info.st_mode) {
             throw LocalFileError(
                 message: "cannot use the \(self.kind) \(shown): its temporary file "
@@ -225,9 +230,10 @@ struct OwnedFile: Sendable {
     /// lock counts only once the path still names the file locked, and otherwise the run tries again.
     func lock() throws(LocalFileError) -> OwnedFileLock {
         try checkLinks()
+        try checkRegular()
         for _ in 0..<16 {
             let descriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK, 0o600)
-            guard descriptor >= 0 else { throw failure("create the lock beside", path, errno) }
+            guard descriptor >= 0 else { throw lockFailure(errno) }
             if let lock = try lock(descriptor) { return lock }
         }
         throw LocalFileError(
@@ -274,6 +280,17 @@ struct OwnedFile: Sendable {
             return nil
         }
         return OwnedFileLock(descriptor: descriptor, path: lockPath)
+    }
+
+    /// The lock file could not be made: named as the open tried it (beside the file the links lead to), and
+    /// what to do where something else holds its name.
+    private func lockFailure(_ code: Int32) -> LocalFileError {
+        guard code != ENOENT else { return failure("create the lock beside", path, code) }
+        let taken = [EISDIR, ELOOP, ENXIO, EEXIST, ENOTDIR].contains(code)
+        return LocalFileError(
+            message: "cannot create the lock beside the \(kind) \(shown): \(TerminalSanitizer.quotedPath(lockPath)): "
+                + FileDescriptorIO.reason(code)
+                + (taken ? ". Nothing was changed: move that away, or give \(option) another file" : ""))
     }
 
     private func failure(_ verb: String, _ file: String, _ code: Int32) -> LocalFileError {

@@ -7,6 +7,18 @@ import AtomicCore
 #endif
 
 extension OwnedFile {
+    /// What is no regular file is refused as what it is before it is read or its lock made beside it
+    /// (`/dev/null`'s lock in /dev said "permission denied").
+    func checkRegular() throws(LocalFileError) {
+        var info = stat()
+        guard lstat(target, &info) == 0, info.st_mode & S_IFMT != S_IFLNK,
+            let what = FileDescriptorIO.nonRegularKind(info.st_mode)
+        else { return }
+        throw LocalFileError(
+            message: "cannot read the \(kind) \(shown): it is \(what), not a regular file. It was left as it is: "
+                + "give \(option) a file")
+    }
+
     /// A file with more than one name (hard links) is refused before it is read or locked: the lock is
     /// `FILE.lock` beside one name, so a run through another name takes another lock on the same file, and a
     /// replacement parts the names. Two runs on two links of one snapshot both reported the same changes (a
