@@ -95,7 +95,10 @@ package final class DiskResponseCache: Sendable {
         // O_NONBLOCK: a FIFO in place of an entry must not hang the command; it is refused below.
         let descriptor = openat(store, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else {
-            if errno == ELOOP { warnAboutEntry(name, "it is a symbolic link") }
+            // None is the usual miss; any other failure is said (another user's 0600 entry was passed over without
+            // a word, where the docs promise a warning: helper-283).
+            let code = errno
+            if code != ENOENT { warnAboutEntry(name, code == ELOOP ? "it is a symbolic link" : FileInfo.reason(code)) }
             return .none
         }
         defer { close(descriptor) }

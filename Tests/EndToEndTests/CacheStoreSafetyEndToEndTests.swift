@@ -139,6 +139,36 @@ struct CacheStoreSafetyEndToEndTests: EndToEndSuite {
         }
     }
 
+    /// An entry its user cannot open (another user's 0600 file in their store) is passed over with the warning
+    /// the docs promise, where it was passed over without a word (helper-283). Run as `nobody`: root reads any file.
+    @Test(
+        .enabled(
+            if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+            "needs root and setpriv to run as another user: skipped"))
+    func anEntryThatCannotBeOpenedIsPassedOverWithAWarning() async throws {
+        try await withServer { server in
+            try await withFolder { folder in
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                #expect(chown(folder.path, 65_534, 65_534) == 0)
+                let show =
+                    #"setpriv --reuid=65534 --regid=65534 --clear-groups "$GH_USERS" show octocat --api-url "$API" "#
+                    + #"--cache-dir "$DIR" --format json"#
+                let environment = ["API": server.baseURL, "DIR": folder.path]
+                let first = try await BinaryRunner.shell(show, environment: environment)
+                #expect(first.status == 0, "\(first.stderr)")
+                let entries = try names(store(folder)).filter { $0.hasSuffix(".entry") }
+                #expect(entries.count == 1)
+                for entry in entries { #expect(chown(store(folder).path + "/" + entry, 0, 0) == 0) }
+                let second = try await BinaryRunner.shell(show, environment: environment)
+                #expect(second.status == 0)
+                #expect(second.stdout == first.stdout)
+                #expect(
+                    second.stderr.contains("gh-users: warning: ignoring the cache entry ")
+                        && second.stderr.hasSuffix(", and any other like it: permission denied\n"), "\(second.stderr)")
+            }
+        }
+    }
+
     @Test(arguments: ["file", "/proc/self"])
     func aCacheDirThatCannotWorkIsOneWarningAndTheCommandGoesOn(kind: String) async throws {
         try await withServer { server in
