@@ -218,6 +218,15 @@ struct FullProfilesCommandTests {
         // A path into one too: it was a blank column, exit 0.
         ("list --fields login,location.x", "the field 'location.x' is in a profile, not in this list: add --full"),
         ("search mona --full --fields login,score", "the field 'score' is not in a profile"),
+        // With the fields --full writes, as any unknown field is said (helper-286: no list).
+        (
+            "followers octocat --full --fields nosuch",
+            "which --full writes\nValid fields with --full: login, id, node_id, avatar_url"
+        ),
+        (
+            "collaborators o/r --full --fields role_nam",
+            "is not in a profile, which --full writes; did you mean 'role_name'?\nValid fields with --full: login, "
+        ),
         // The fork's own date, which --full keeps beside the profile, is no profile's (it said "is in a profile").
         ("forkers o/r --fields login,forked_at", "the field 'forked_at' is one --full adds, not in this list: add"),
         ("followers octocat --full --concurrency 11", "--concurrency"),

@@ -25,7 +25,8 @@ struct CacheCommand: LocalCommand, NestingCommand {
         discussion: """
             gh-users keeps each GitHub answer with its ETag and revalidates it on the next run: an unchanged
             answer (HTTP 304) costs a token no rate limit; a search, which GitHub sends uncached, is asked
-            again. cache info prints the cache's path, entries and size; cache clear removes every entry and the
+            again. cache info prints the cache's path, entries and size (with --json: path, entries, size_bytes,
+            limit_bytes and orphaned_temporary_files); cache clear removes every entry and the
             temporary files of interrupted writes (stderr says how many; with --json, or --format ndjson, csv or tsv, stdout gets path, removed_entries and
             removed_bytes), and repairs a store of yours whose CACHEDIR.TAG is
             missing, damaged or of another gh-users version. The size is bounded by GH_USERS_CACHE_SIZE

@@ -79,7 +79,14 @@ enum ProfileGroup {
                 !FieldCatalog.profile.contains($0.fieldRoot) && !kept.contains($0.fieldRoot)
             })
         {
-            throw UsageError(message: "the field '\(field)' is not in a profile, which --full writes", command: spec)
+            // Named with the fields --full writes, as every other unknown field is (helper-286).
+            let fields = FieldCatalog.profile + kept.filter { !FieldCatalog.profile.contains($0) }
+            var message = "the field '\(field)' is not in a profile, which --full writes"
+            if let suggestion = Suggestions.nearest(to: field, among: fields) {
+                message += "; did you mean '\(suggestion)'?"
+            }
+            throw UsageError(
+                message: message + "\nValid fields with --full: " + fields.joined(separator: ", "), command: spec)
         }
     }
 }

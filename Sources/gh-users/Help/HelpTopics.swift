@@ -183,7 +183,8 @@ enum HelpTopics {
             (
                 "--format table",
                 "the default on a terminal: columns fitted to its width (CJK and emoji count two columns), "
-                    + "long cells cut with '…', times relative (\"3 days ago\"); no rows is said on stderr "
+                    + "long cells cut with '…', times relative (\"3 days ago\") in its own columns (one --fields "
+                    + "names is as GitHub sent it); no rows is said on stderr "
                     + "(\"no followers found\")"
             ),
             (
