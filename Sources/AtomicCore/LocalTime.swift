@@ -47,8 +47,9 @@ package enum LocalTime {
         return "UTC" + (offset < 0 ? "-" : "+") + "\(hours)" + (minutes == 0 ? "" : ":" + twoDigits(Int32(minutes)))
     }
 
+    /// Nil past what time_t holds (a forged cache entry's date of 1e300 seconds trapped: a review's find).
     private static func parts(of moment: Date) -> tm? {
-        var seconds = time_t(moment.timeIntervalSince1970.rounded(.down))
+        guard var seconds = time_t(exactly: moment.timeIntervalSince1970.rounded(.down)) else { return nil }
         var parts = tm()
         tzset()
         return localtime_r(&seconds, &parts) == nil ? nil : parts

@@ -42,4 +42,12 @@ struct LocalTimeTests {
         #expect(LocalTime.isSameDay(moment, moment.addingTimeInterval(1)) || LocalTime.isSameDay(moment, moment - 1))
         #expect(!LocalTime.isSameDay(moment, moment.addingTimeInterval(86_400)))
     }
+
+    /// A date past what time_t holds (a forged cache entry's) or none at all is said without trapping.
+    @Test(arguments: [1e300, -1e300, .infinity, .nan])
+    func aMomentPastTheClocksRangeIsStillSaid(seconds: Double) {
+        let moment = Date(timeIntervalSince1970: seconds)
+        #expect(!LocalTime.text(moment, date: true).isEmpty)
+        #expect(!LocalTime.isSameDay(moment, Date()))
+    }
 }

@@ -114,6 +114,26 @@ struct ResumeHintTests {
         }
     }
 
+    /// `--output >(gzip > f)` (bash's /dev/fd/63) is this run's alone: the line leaves it out and says so, where
+    /// it repeated `--output /dev/fd/63`, gone or another file on the rerun (a review's find). `/dev/stdout` stays.
+    @Test(arguments: [("/dev/fd/63", false), ("/proc/self/fd/12", false), ("/dev/stdout", true), ("u.tsv", true)])
+    func anOutputTheShellMadeForThisRunAloneIsLeftOut(output: String, kept: Bool) throws {
+        let original = try invocation(["list", "--all", "--output", output])
+        let options = try #require(original.options as? ListUsersOptions)
+        let context = pipedContext(original)
+        let lines = ListUsersCommand.resumeHint(after: 3, options, context).split(separator: "\n").map(String.init)
+        if kept {
+            #expect(lines == ["To continue from here: gh-users list --since 3 --output \(output) --all"])
+        } else {
+            #expect(
+                lines == [
+                    "The output went to \(output), which the shell made for this run alone: give the line below "
+                        + "--output (or a redirection) for where the rest goes.",
+                    "To continue from here: gh-users list --since 3 --all",
+                ])
+        }
+    }
+
     @Test func aFailedJSONCrawlSaysHowToGoOnInJSON() async {
         let github = StubTransport()
         github.answerPages("/users?since=0&per_page=100", [[1, 2]], failing: 502)

@@ -54,6 +54,22 @@ struct TokenFileReaderTests {
         #expect(try TokenFileReader.read(folder + "/tok").contents == "their-token")
     }
 
+    /// A link of the user's own to a pipe through /proc (`tok -> /dev/stdin`, here `/proc/self/fd/N`) is read
+    /// as the pipe it leads to: since file options resolve such a link to the kernel's `pipe:[…]` link, it was
+    /// taken for a link put in place of the file ("replaced by a link … another user's?": a review's find).
+    @Test func aLinkOfOnesOwnToAPipeIsReadAsThePipe() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        let token = Array("gho_throughalink\n".utf8)
+        #expect(write(ends[1], token, token.count) == token.count)
+        close(ends[1])
+        let link = temporaryPath()
+        #expect(symlink("/proc/self/fd/\(ends[0])", link) == 0)
+        defer { unlink(link) }
+        #expect(try TokenFileReader.read(link).contents == "gho_throughalink")
+    }
+
     /// A name swapped for a link between its resolution and its opening (a race another user can run in a folder
     /// anyone may write to) is refused: the file the link leads to is not read as the token, though it is the
     /// runner's own. Left as it was, the same resolution reads the file.

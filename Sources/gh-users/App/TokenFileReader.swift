@@ -61,7 +61,10 @@ enum TokenFileReader {
         // here-string). Any other is opened by the name its links were resolved to, following none: a link put in
         // its place since is not followed (a review's race sent another file of the runner's as the token, 65
         // times in 300). O_NOCTTY: /dev/tty as a token file must not become the controlling terminal.
-        let system = ["/dev/", "/proc/"].contains { path.hasPrefix($0) }
+        // So is a link of the user's own to one (`tok -> /dev/stdin`), by the kernel's link it resolves to.
+        let link = FileDescriptorIO.readLink(target)
+        let pathless = link.map { FileDescriptorIO.isPathlessDescriptorLink(target, text: $0) } ?? false
+        let system = pathless || ["/dev/", "/proc/"].contains { path.hasPrefix($0) }
         if !system, SharedFolder.refusesFIFO(at: target) {
             throw TokenFileError(message: SharedFolder.refusal(of: name, "--token-file").message)
         }
@@ -69,7 +72,8 @@ enum TokenFileReader {
         // fifo`) open(2) would wait for another one for ever, while what it wrote is still there to read. Reads
         // wait again once it is open.
         let descriptor = open(
-            system ? path : target, O_RDONLY | O_CLOEXEC | O_NOCTTY | (system ? O_NONBLOCK : O_NOFOLLOW))
+            system && !pathless ? path : target,
+            O_RDONLY | O_CLOEXEC | O_NOCTTY | (system ? O_NONBLOCK : O_NOFOLLOW))
         if system, descriptor >= 0 { _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK) }
         guard descriptor >= 0 else {
             let code = errno

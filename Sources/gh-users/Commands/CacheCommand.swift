@@ -120,7 +120,9 @@ extension CacheOptions {
             return .usage(error)
         }
         guard let repository = context.environment.makeCacheRepository(location) else {
-            io.writeErr("gh-users: there is no cache directory: set HOME or XDG_CACHE_HOME, or give --cache-dir\n")
+            io.writeErr(
+                "gh-users: there is no cache directory: HOME and XDG_CACHE_HOME name none (unset, relative, or not "
+                    + "UTF-8); set one, or give --cache-dir\n")
             return .setupFailed
         }
         do throws(DomainError) {

@@ -27,12 +27,21 @@ extension ListUsersCommand {
             options.statePath == nil && options.outputPath == nil && !context.io.stdoutIsTTY
             && context.common.format == .csv
         if csvAppended, let file = context.stdoutFile { resumed.outputPath = file }
+        // A descriptor the shell made for this run alone (`--output >(gzip > f)`: /dev/fd/63) is gone, or another
+        // file, on the rerun: left out of the line, and said (a review's find).
+        var notes: [String] = []
+        if let output = options.outputPath, !CommonOptions.canBeReadAgain(tokenFile: output) {
+            resumed.outputPath = nil
+            notes.append(
+                "The output went to \(ShellWord.quote(output)), which the shell made for this run alone: give the "
+                    + "line below --output (or a redirection) for where the rest goes.")
+        }
         var words = [context.programName, "list"]
         for option in [since, state, until, output] { words += option.words(resuming: resumed) }
         words += PagingGroup.declared.arguments(paging)
         words += ProfileGroup.declared.arguments(options.profiles)
         var common = context.common
-        var lines: [String] = []
+        var lines = notes
         if leavingOffline, common.cacheMode == .offline {
             common.cacheMode = .readWrite
             lines.append("That page is not in the cache, so the line below leaves --offline out: it reads GitHub.")

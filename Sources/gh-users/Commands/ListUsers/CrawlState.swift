@@ -166,6 +166,9 @@ struct StateCheck {
     let file: String
     /// This run's `--output`, absolute; nil for stdout.
     let output: String?
+    /// The same `--output` as an older gh-users recorded it, `..` read as text (`a/ld/../o.tsv` as `a/o.tsv`,
+    /// where the kernel wrote the folder above where `ld` leads): a state it wrote names this run's file so.
+    var formerly: String? = nil
     let settings: CrawlOutputSettings
     /// The crawl has reached its `--until`: nothing will be written.
     let done: Bool
@@ -221,8 +224,10 @@ struct StateCheck {
                     + "\(key.dropFirst().dropLast()) to the state and run again; otherwise remove the state to "
                     + "start again")
         }
-        // The same file however either names it (an older gh-users recorded `..` read as text).
-        guard recorded == output || FileDescriptorIO.sameFile(recorded, output) else {
+        // The same file however either names it; or the name an older gh-users gave this run's `--output`, which
+        // then named no file (where it names one, that one is what the state counts).
+        let formerName = recorded == formerly && access(recorded, F_OK) != 0
+        guard recorded == output || formerName || FileDescriptorIO.sameFile(recorded, output) else {
             throw LocalFileError(
                 message:
                     "the state file \(TerminalSanitizer.quotedPath(file)) counts the bytes of \(TerminalSanitizer.quotedPath(recorded)), not of \(TerminalSanitizer.quotedPath(output)), which "

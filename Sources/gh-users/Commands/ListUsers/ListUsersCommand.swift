@@ -203,7 +203,8 @@ enum ListUsersCommand {
             done = state.map { state in options.until.map { state.since >= $0 } ?? false } ?? false
             if let state, let stateFile {
                 try StateCheck(
-                    state: state, file: stateFile.path, output: outputPath, settings: settings, done: done
+                    state: state, file: stateFile.path, output: outputPath,
+                    formerly: options.outputPath.map(textualPath), settings: settings, done: done
                 ).run()
             }
             output = try options.outputPath.map { path throws(LocalFileError) in
@@ -307,8 +308,19 @@ enum ListUsersCommand {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         let name = absolute.split(separator: "/").last.map(String.init) ?? ""
         guard !["", ".", ".."].contains(name), let folder = FileDescriptorIO.realPath(OwnedFile.directory(of: absolute))
-        else { return URL(fileURLWithPath: absolute).standardizedFileURL.path }
+        else { return textualPath(path) }
         return (folder == "/" ? "" : folder) + "/" + name
+    }
+
+    /// The path with `.` and `..` taken away as text, as gh-users recorded a file not there yet before
+    /// `absolutePath` (Foundation's standardizing, which resolves a link before `..` only once the file exists).
+    private static func textualPath(_ path: String) -> String {
+        let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        var names: [Substring] = []
+        for name in absolute.split(separator: "/") where name != "." {
+            if name == ".." { _ = names.popLast() } else { names.append(name) }
+        }
+        return "/" + names.joined(separator: "/")
     }
 }
 
