@@ -29,6 +29,8 @@ struct CommandRoutesTests {
         ("search x --order up", "invalid value 'up' for '--order'"), ("rate-limit now", "unexpected argument 'now'"),
         ("show --id 0", "invalid value '0' for '--id'"), ("show --id x", "invalid value 'x' for '--id'"),
         ("show octocat --id 1", "give either LOGINs or --id, not both"),
+        // `- -` is no mix of LOGINs and - (helper-287: it said "not both").
+        ("show - -", "give - once: stdin is read once"), ("show octocat -", "give LOGINs or -, not both"),
     ])
     func usageErrors(arguments: String, messageStart: String) throws {
         guard case .usageError(let error) = route(arguments) else {

@@ -156,6 +156,18 @@ struct NestedGroupTests {
         ("list --limit +5", "invalid value '+5' for '--limit': a whole number >= 1"),
         ("list --since -0", "invalid value '-0' for '--since': an account id is an integer >= 0"),
         ("show --id +5", "invalid value '+5' for '--id': an account id is an integer >= 1"),
+        // Past Int64, the bound, as --limit says it (helper-287: the rule alone, which the value meets).
+        (
+            "show --id 99999999999999999999",
+            "invalid value '99999999999999999999' for '--id': an account id is an integer >= 1, at most "
+                + "9223372036854775807"
+        ),
+        (
+            "hovercard octocat --subject-type repository --subject-id 99999999999999999999",
+            "invalid value '99999999999999999999' for '--subject-id': the subject's numeric id, 1 or more, at most "
+                + "9223372036854775807"
+        ),
+        ("show --id 0", "invalid value '0' for '--id': an account id is an integer >= 1"),
         (
             "list --since 3 --limit 1 --fields name",
             "the field 'name' is in a profile, not in this list: add --full, or choose among this list's fields: "

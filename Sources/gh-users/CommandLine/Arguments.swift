@@ -172,7 +172,11 @@ enum LoginInput: Sendable, Equatable {
         }
         if positionals.contains("-") {
             guard positionals.count == 1 else {
-                throw UsageError(message: "give LOGINs or -, not both", command: spec)
+                // `- -` is no mix of the two: stdin is read once (helper-287).
+                let message =
+                    positionals.allSatisfy { $0 == "-" }
+                    ? "give - once: stdin is read once, for every LOGIN on it" : "give LOGINs or -, not both"
+                throw UsageError(message: message, command: spec)
             }
             return .standardInput
         }

@@ -41,9 +41,11 @@ enum HovercardCommand {
         parse: { reading throws(UsageError) in
             guard reading.parsed.value(typeSpec) != nil else { throw unpaired(reading) }
             let id = reading.text
-            guard id.utf8.allSatisfy({ (0x30...0x39).contains($0) }), let number = Int64(id), number > 0 else {
+            let digits = !id.isEmpty && id.utf8.allSatisfy({ (0x30...0x39).contains($0) })
+            guard digits, let number = Int64(id), number > 0 else {
+                let past = digits && Int64(id) == nil ? ", at most \(Int64.max)" : ""
                 throw .invalidNumber(
-                    reading.option, id, rule: "the subject's numeric id, 1 or more", spec: reading.command)
+                    reading.option, id, rule: "the subject's numeric id, 1 or more" + past, spec: reading.command)
             }
             return String(number)
         },

@@ -110,6 +110,38 @@ struct MembersCommandTests {
         #expect(run.err.hasPrefix("Error: "))
     }
 
+    /// A filter given twice with two values is refused, as `access`'s are: the second was sent in place of the
+    /// first without a word (helper-287); the same value twice, or an alias of it, is one.
+    @Test(arguments: [
+        (
+            ["members", "github", "--role", "admin", "--role", "member"],
+            "--role takes one value, and was given 'admin' and 'member'"
+        ),
+        (
+            ["collaborators", "octocat/Hello-World", "--permission", "admin", "--permission", "pull"],
+            "--permission takes one value, and was given 'admin' and 'pull'"
+        ),
+        (
+            ["collaborators", "octocat/Hello-World", "--affiliation", "direct", "--affiliation", "outside"],
+            "--affiliation takes one value, and was given 'direct' and 'outside'"
+        ),
+        (["team-members", "github/justice-league", "--role", "maintainer", "--role", "all"], "--role takes one value"),
+    ])
+    func aFilterGivenTwiceWithTwoValuesIsRefused(arguments: [String], message: String) async {
+        let run = await Self.harness(token: true).run(arguments)
+        #expect(run.status == 64)
+        #expect(run.out.isEmpty)
+        #expect(run.err.hasPrefix("Error: " + message), "\(run.err)")
+    }
+
+    @Test func aFilterGivenTwiceWithOneValueIsOne() async {
+        let harness = Self.harness(token: true)
+        harness.expect("GET /repos/octocat/Hello-World/collaborators?permission=push&per_page=30", body: "empty-list")
+        let run = await harness.run(
+            ["collaborators", "octocat/Hello-World", "--permission", "write", "--permission", "push"])
+        #expect(run.status == 0, "\(run.err)")
+    }
+
     /// GitHub filters by 2FA for the organization's owners only: its refusal of anyone else says so (exit 4).
     @Test(arguments: [(422, "error-422-validation"), (403, "error-403-forbidden")])
     func aTwoFactorFilterRefusedToANonOwnerSaysSo(status: Int, body: String) async {

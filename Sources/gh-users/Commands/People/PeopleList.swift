@@ -84,6 +84,14 @@ enum PeopleFilter {
         return OptionDeclaration(
             spec: spec,
             read: { options, reading throws(UsageError) in
+                // One value: a second was sent in its place without a word (`--permission admin --permission
+                // pull` listed pull), where `access` refuses it (helper-287).
+                let given = reading.parsed.values(reading.option).map { aliases[$0] ?? $0 }
+                if let other = given.first(where: { $0 != given.first }), let first = given.first {
+                    throw reading.usageError(
+                        "--\(name) takes one value, and was given \(TerminalSanitizer.quotedPath(first)) and "
+                            + "\(TerminalSanitizer.quotedPath(other)): run once for each")
+                }
                 let choice = aliases[reading.text] ?? reading.text
                 guard choices.contains(choice) else {
                     throw .invalidChoice(

@@ -41,8 +41,11 @@ enum ShowUsersCommand {
             options.several = reading.parsed.values(reading.option).count > 1
             for text in reading.parsed.values(reading.option) {
                 guard let number = OptionReading.wholeNumber(text), number >= 1 else {
+                    // Past Int64 meets ">= 1": the bound is said too, as `--since` says it (helper-287).
+                    let digits = !text.isEmpty && text.utf8.allSatisfy { (48...57).contains($0) }
+                    let past = digits && OptionReading.wholeNumber(text) == nil ? ", at most \(Int64.max)" : ""
                     throw .invalidNumber(
-                        reading.option, text, rule: "an account id is an integer >= 1", spec: reading.command)
+                        reading.option, text, rule: "an account id is an integer >= 1" + past, spec: reading.command)
                 }
                 options.references.append(.id(number))
             }
