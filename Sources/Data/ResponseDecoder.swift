@@ -53,8 +53,11 @@ enum ResponseDecoder {
     static func webPage(_ response: HTTPResponse, endpoint: String) -> DomainError? {
         let html = response.headers["Content-Type"]?.lowercased().hasPrefix("text/html") == true
         let first = firstByte(response.body)
-        guard response.status == 404 ? html : (200..<300).contains(response.status) && first == UInt8(ascii: "<")
-        else { return nil }
+        // A 404 that is no JSON at all is a web server's too (Go's "404 page not found" in text/plain, which was
+        // said as no such user: helper-287); GitHub's 404s are JSON, or empty.
+        let notJSON = first.map { ![UInt8(ascii: "{"), UInt8(ascii: "[")].contains($0) } ?? false
+        let page = (200..<300).contains(response.status) && first == UInt8(ascii: "<")
+        guard response.status == 404 ? html || notJSON : page else { return nil }
         return .malformedResponse(
             endpoint: endpoint,
             detail: DomainError.webPageDetail + " (HTTP \(response.status)), not GitHub's API: check the API URL "

@@ -339,6 +339,22 @@ struct WebPageAnswerTests {
         }
     }
 
+    /// A 404 that is no JSON at all, whatever its type says (Go's `404 page not found` in text/plain), is a web
+    /// server's too (helper-287: it was said as no such account, exit 3); GitHub's own are JSON, or empty (a
+    /// `follows` check's "no").
+    @Test func aNotFoundThatIsNoJSONIsNoMissingAccount() {
+        let plain = response(404, [("Content-Type", "text/plain; charset=utf-8")], body: "404 page not found\n")
+        #expect(
+            ResponseDecoder.webPage(plain, endpoint: "GET /users/octocat")
+                == .malformedResponse(
+                    endpoint: "GET /users/octocat",
+                    detail: "the server answered a web page (HTTP 404), " + Self.detail))
+        let github = #"{"message":"Not Found","documentation_url":"https://docs.github.com/rest","status":"404"}"#
+        #expect(ResponseDecoder.webPage(response(404, [], body: github), endpoint: "x") == nil)
+        let empty = response(404, [("Content-Type", "text/plain")], body: "")
+        #expect(ResponseDecoder.webPage(empty, endpoint: "x") == nil)
+    }
+
     @Test(arguments: ["<!DOCTYPE html><html>", "\n  <html><body>Sign in</body></html>"])
     func aWebPageThatSucceededIsNamedSo(body: String) {
         #expect(
