@@ -223,6 +223,16 @@ struct StatePipeEndToEndTests {
                     "\(refused.stderr)")
                 #expect(refused.stderr.contains("Nothing was read or changed: give"))
             }
+            // A descriptor the shell opened on a regular file (`3>>out.tsv`) is that file's: a crawl through it
+            // resumes, where its state recorded `/proc/PID/fd/3`, this run's alone, and every rerun was refused
+            // (helper-289).
+            let crawl = "\"$GH_USERS\" \(list) --state s3 --output /dev/fd/3 3>>out.tsv"
+            for run in 1...2 {
+                let result = try await shell(crawl, server)
+                #expect(result.status == 0, "\(run): \(result.stderr)")
+            }
+            #expect(lines("out.tsv").count == 6)
+            #expect(stateObject("s3")["output"] as? String == "/dev/fd/3")
             let withState = try await shell("\"$GH_USERS\" \(list) --state s2 --output >(cat)", server)
             #expect(withState.status == 1)
             #expect(withState.stderr.contains("is a FIFO (named pipe), not a regular file"), "\(withState.stderr)")

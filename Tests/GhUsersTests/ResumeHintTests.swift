@@ -124,6 +124,19 @@ struct ResumeHintTests {
         let lines = ListUsersCommand.resumeHint(after: 3, options, context).split(separator: "\n").map(String.init)
         if kept {
             #expect(lines == ["To continue from here: gh-users list --since 3 --output \(output) --all"])
+        } else if output.hasPrefix("/proc/self/fd/") {
+            // The same spelling of a descriptor the shell opened on a regular file (`12>>out.tsv`) is kept: the
+            // same redirection gives it again (helper-289).
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("hint-\(UUID())").path
+            let descriptor = open(file, O_WRONLY | O_CREAT, 0o600)
+            defer { close(descriptor) }
+            defer { unlink(file) }
+            let regular = "/proc/self/fd/\(descriptor)"
+            let again = try invocation(["list", "--all", "--output", regular])
+            let kept = ListUsersCommand.resumeHint(
+                after: 3, try #require(again.options as? ListUsersOptions), pipedContext(again))
+            #expect(kept == "To continue from here: gh-users list --since 3 --output \(regular) --all")
+            #expect(lines.count == 2)
         } else {
             #expect(
                 lines == [

@@ -70,6 +70,19 @@ struct TokenFileReaderTests {
         #expect(try TokenFileReader.read(link).contents == "gho_throughalink")
     }
 
+    /// The same through a deleted file (zsh's `<<<` gives stdin so), whose /proc link reads "/tmp/x (deleted)":
+    /// taken as a path, it named no file (helper-289).
+    @Test func aLinkOfOnesOwnToADeletedFileIsReadAsTheFile() throws {
+        let path = try file(Array("gho_deleted\n".utf8))
+        let descriptor = open(path, O_RDONLY)
+        #expect(descriptor >= 0 && unlink(path) == 0)
+        defer { close(descriptor) }
+        let link = temporaryPath()
+        #expect(symlink("/proc/self/fd/\(descriptor)", link) == 0)
+        defer { unlink(link) }
+        #expect(try TokenFileReader.read(link).contents == "gho_deleted")
+    }
+
     /// A name swapped for a link between its resolution and its opening (a race another user can run in a folder
     /// anyone may write to) is refused: the file the link leads to is not read as the token, though it is the
     /// runner's own. Left as it was, the same resolution reads the file.

@@ -103,6 +103,12 @@ enum FileDescriptorIO {
         return held.st_dev == named.st_dev && held.st_ino == named.st_ino
     }
 
+    /// Whether `path` leads to a regular file.
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
+
     /// Whether two paths lead to one file that is there.
     static func sameFile(_ one: String, _ other: String) -> Bool {
         var first = stat()
@@ -162,10 +168,12 @@ enum FileDescriptorIO {
     }
 
     /// Whether `path`, a link that reads `text`, is one of Linux's links to an open descriptor with no path
-    /// (`/proc/PID/fd/N` for a pipe, a socket: `pipe:[1234]`), which `/dev/stdout` or a shell's `>(…)` reaches:
-    /// open(2) goes to the descriptor's file, where the text, taken as a path, names nothing.
+    /// (`/proc/PID/fd/N` for a pipe, a socket: `pipe:[1234]`; a deleted file: `/tmp/zshXY (deleted)`, as zsh's
+    /// `<<<` gives stdin), which `/dev/stdout` or a shell's `>(…)` reaches: open(2) goes to the descriptor's
+    /// file, where the text, taken as a path, names nothing.
     static func isPathlessDescriptorLink(_ path: String, text: String) -> Bool {
-        path.hasPrefix("/proc/") && OwnedFile.directory(of: path).hasSuffix("/fd") && !text.hasPrefix("/")
+        path.hasPrefix("/proc/") && OwnedFile.directory(of: path).hasSuffix("/fd")
+            && (!text.hasPrefix("/") || text.hasSuffix(" (deleted)"))
     }
 
     /// strerror's text, lowercased as the rest of a message is: "no such file or directory".

@@ -126,6 +126,11 @@ struct MembersCommandTests {
             "--affiliation takes one value, and was given 'direct' and 'outside'"
         ),
         (["team-members", "github/justice-league", "--role", "maintainer", "--role", "all"], "--role takes one value"),
+        // A value that is none is said as such first (helper-289: "was given 'admin' and 'bogus'").
+        (
+            ["collaborators", "octocat/Hello-World", "--permission", "admin", "--permission", "bogus"],
+            "invalid value 'bogus' for '--permission'"
+        ),
     ])
     func aFilterGivenTwiceWithTwoValuesIsRefused(arguments: [String], message: String) async {
         let run = await Self.harness(token: true).run(arguments)

@@ -30,7 +30,10 @@ extension ListUsersCommand {
         // A descriptor the shell made for this run alone (`--output >(gzip > f)`: /dev/fd/63) is gone, or another
         // file, on the rerun: left out of the line, and said (a review's find).
         var notes: [String] = []
-        if let output = options.outputPath, !CommonOptions.canBeReadAgain(tokenFile: output) {
+        // A regular file behind it (`3>>out.tsv`) is the same redirection's again.
+        if let output = options.outputPath, !CommonOptions.canBeReadAgain(tokenFile: output),
+            !FileDescriptorIO.isRegularFile(output)
+        {
             resumed.outputPath = nil
             notes.append(
                 "The output went to \(ShellWord.quote(output)), which the shell made for this run alone: give the "

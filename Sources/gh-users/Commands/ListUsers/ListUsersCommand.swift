@@ -307,8 +307,10 @@ enum ListUsersCommand {
     private static func absolutePath(_ path: String) -> String {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         let name = absolute.split(separator: "/").last.map(String.init) ?? ""
-        guard !["", ".", ".."].contains(name), let folder = FileDescriptorIO.realPath(OwnedFile.directory(of: absolute))
-        else { return textualPath(path) }
+        // A descriptor's path (`--output /dev/fd/3 3>>out.tsv`) stays as typed: its folder is /proc/PID/fd, this
+        // run's alone, which no rerun could name (helper-289).
+        let folder = FileDescriptorIO.realPath(OwnedFile.directory(of: absolute))
+        guard !["", ".", ".."].contains(name), let folder, !folder.hasPrefix("/proc/") else { return textualPath(path) }
         return (folder == "/" ? "" : folder) + "/" + name
     }
 
