@@ -83,6 +83,34 @@ package enum StandardDescriptors {
     }
 }
 
+/// The descriptors the process was started with (a shell's `3>>out.tsv`): the only ones a file option may name
+/// as `/dev/fd/N`. Any other number is one gh-users opened itself (its signal pipe is 3 and 4 where the shell gave
+/// none), and `--output /dev/fd/3` wrote the output into that pipe, read as signals (a review's find).
+package enum StartDescriptors {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var recorded: Set<Int32>?
+
+    /// Records the descriptors open now: call it first thing, before anything opens a file.
+    package static func record() {
+        var open: Set<Int32> = []
+        if let folder = opendir("/proc/self/fd") {
+            while let entry = readdir(folder) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                    String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                if let number = Int32(name), number != dirfd(folder) { open.insert(number) }
+            }
+            closedir(folder)
+        }
+        lock.withLock { recorded = open }
+    }
+
+    /// Whether descriptor `number` was open at the start; true where nothing was recorded (a test's process).
+    package static func wasOpen(_ number: Int32) -> Bool {
+        lock.withLock { recorded.map { $0.contains(number) } ?? true }
+    }
+}
+
 /// Words for an errno in a message.
 package enum SystemError {
     /// strerror's text, lowercased as the rest of a message is: "no space left on device".

@@ -233,6 +233,25 @@ struct StatePipeEndToEndTests {
             }
             #expect(lines("out.tsv").count == 6)
             #expect(stateObject("s3")["output"] as? String == "/dev/fd/3")
+            // A descriptor the shell did not give is gh-users's own (its signal pipe is 3 and 4): `--output
+            // /dev/fd/3` wrote the records into it, read as signals, and ended with 128 + a byte; `--token-file
+            // /dev/fd/3` waited for ever (helper-290). Both are refused, as is a snapshot there.
+            let notGiven = "descriptor 3 was not open when gh-users started (a shell gives one with 3>>FILE)"
+            for (command, status) in [
+                ("\(list) --output /dev/fd/3", 1), ("\(list) --state s4 --output /proc/self/fd/3", 1),
+                ("followers octocat --api-url \"$API\" --changes /dev/fd/3", 1),
+            ] {
+                let refused = try await shell("exec 3>&-; \"$GH_USERS\" \(command)", server)
+                #expect(refused.status == Int32(status), "\(command): \(refused.stderr)")
+                #expect(refused.stderr.contains(notGiven), "\(command): \(refused.stderr)")
+            }
+            let token = try await shell("exec 3<&-; timeout 20 \"$GH_USERS\" \(list) --token-file /dev/fd/3", server)
+            #expect(token.status == 64, "\(token.stderr)")
+            #expect(token.stderr.contains("descriptor 3 was not open when gh-users started (a shell gives one with 3<"))
+            // A live file whose name ends in " (deleted)", as the kernel marks a deleted one's link: written.
+            let named = try await shell("\"$GH_USERS\" \(list) --output /dev/fd/3 3>>'d (deleted)'", server)
+            #expect(named.status == 0, "\(named.stderr)")
+            #expect(lines("d (deleted)").count == 3)
             let withState = try await shell("\"$GH_USERS\" \(list) --state s2 --output >(cat)", server)
             #expect(withState.status == 1)
             #expect(withState.stderr.contains("is a FIFO (named pipe), not a regular file"), "\(withState.stderr)")

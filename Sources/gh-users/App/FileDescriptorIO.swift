@@ -172,8 +172,28 @@ enum FileDescriptorIO {
     /// `<<<` gives stdin), which `/dev/stdout` or a shell's `>(…)` reaches: open(2) goes to the descriptor's
     /// file, where the text, taken as a path, names nothing.
     static func isPathlessDescriptorLink(_ path: String, text: String) -> Bool {
-        path.hasPrefix("/proc/") && OwnedFile.directory(of: path).hasSuffix("/fd")
-            && (!text.hasPrefix("/") || text.hasSuffix(" (deleted)"))
+        guard path.hasPrefix("/proc/"), OwnedFile.directory(of: path).hasSuffix("/fd") else { return false }
+        // " (deleted)" ends a live file's name too: only a file with no name left counts (helper-290).
+        var info = stat()
+        let deleted = text.hasSuffix(" (deleted)") && stat(path, &info) == 0 && info.st_nlink == 0
+        return !text.hasPrefix("/") || deleted
+    }
+
+    /// The descriptor `path` names in this process (`/dev/fd/N`, `/proc/self/fd/N`, `/proc/PID/fd/N`, links
+    /// resolved or not) when gh-users opened it itself rather than being started with it: no file of the user's.
+    static func unopenedDescriptor(_ path: String) -> Int32? {
+        let parts = path.split(separator: "/")
+        guard parts.count == (parts.first == "dev" ? 3 : 4), let number = Int32(parts[parts.count - 1]) else {
+            return nil
+        }
+        let own = ["dev/fd", "proc/self/fd", "proc/thread-self/fd", "proc/\(getpid())/fd"]
+        let folder = parts.dropLast().joined(separator: "/")
+        return own.contains(folder) && !StartDescriptors.wasOpen(number) ? number : nil
+    }
+
+    /// The refusal's words for `unopenedDescriptor`.
+    static func notGiven(_ number: Int32, redirection: String = ">>") -> String {
+        "descriptor \(number) was not open when gh-users started (a shell gives one with \(number)\(redirection)FILE)"
     }
 
     /// strerror's text, lowercased as the rest of a message is: "no such file or directory".

@@ -52,6 +52,10 @@ enum TokenFileReader {
         // would sign the run in as them, or send one of the runner's own files to the API as a token. Refused as
         // `--state` refuses them (`SharedFolder`).
         let (target, untrustedLink) = resolved
+        // Not the signal pipe's read end, which waited for ever (helper-290).
+        if let number = FileDescriptorIO.unopenedDescriptor(path) ?? FileDescriptorIO.unopenedDescriptor(target) {
+            throw TokenFileError(message: "cannot read \(name): " + FileDescriptorIO.notGiven(number, redirection: "<"))
+        }
         if let link = untrustedLink {
             throw TokenFileError(
                 message: OwnedFile.refusal(of: link, reaching: name, option: "--token-file").message)

@@ -334,7 +334,7 @@ struct OwnedFile: Sendable {
                 resolved = candidate
                 continue
             }
-            // A pipe's `/proc/PID/fd/N` is left a link: the kernel alone can follow it.
+            // A pipe's (or a deleted file's) `/proc/PID/fd/N` is left a link: the kernel alone can follow it.
             if FileDescriptorIO.isPathlessDescriptorLink(candidate, text: link) {
                 return (([candidate] + pending).joined(separator: "/"), nil)
             }

@@ -24,6 +24,10 @@ extension OwnedFile {
     /// replacement parts the names. Two runs on two links of one snapshot both reported the same changes (a
     /// review's find).
     func checkSingleName() throws(LocalFileError) {
+        // `/dev/fd/3` where the shell gave no 3 is gh-users's own (its signal pipe), no file of the user's.
+        if let number = FileDescriptorIO.unopenedDescriptor(path) ?? FileDescriptorIO.unopenedDescriptor(target) {
+            throw LocalFileError(message: "cannot read the \(kind) \(shown): " + FileDescriptorIO.notGiven(number))
+        }
         var info = stat()
         // `/dev/stdout` to a pipe (`resolve` leaves `/proc/PID/fd/N` a link): no file to lock, read or replace.
         if let text = FileDescriptorIO.readLink(target), FileDescriptorIO.isPathlessDescriptorLink(target, text: text) {

@@ -32,6 +32,11 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
         // Its links followed as the state's are (`OwnedFile.resolve`): never another user's link in /tmp, which a
         // rerun's cut would turn on one of the runner's own files.
         let (target, untrusted) = OwnedFile.resolve(path)
+        if let number = FileDescriptorIO.unopenedDescriptor(path) ?? FileDescriptorIO.unopenedDescriptor(target) {
+            throw LocalFileError(
+                message: "cannot open the output file \(TerminalSanitizer.quotedPath(path)): "
+                    + FileDescriptorIO.notGiven(number))
+        }
         if let untrusted {
             throw OwnedFile.refusal(
                 of: untrusted, reaching: "the output file \(TerminalSanitizer.quotedPath(path))", option: "--output")

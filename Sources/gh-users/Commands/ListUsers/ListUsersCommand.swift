@@ -300,10 +300,10 @@ enum ListUsersCommand {
             ? ProfileStage<ListUsersOptions, User>.accounts(\.profiles).columns(render) : AccountColumns.summary
     }
 
-    /// The path as the state records it: absolute, so the same file is recognised from another folder.
-    /// The output's path for the state: its folder as open(2) reaches it, links and `..` resolved in turn (after a
-    /// link `ld`, `ld/..` is the folder above where it leads, not the one `ld` is in: a review's find, whose rerun
-    /// was refused for good), and its name as given; a folder not there yet as written.
+    /// The output's path as the state records it, absolute, so the same file is recognised from another folder:
+    /// its folder as open(2) reaches it, links and `..` resolved in turn (after a link `ld`, `ld/..` is the folder
+    /// above where it leads, not the one `ld` is in: a review's find, whose rerun was refused for good), and its
+    /// name as given; a folder not there yet as written.
     private static func absolutePath(_ path: String) -> String {
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         let name = absolute.split(separator: "/").last.map(String.init) ?? ""
