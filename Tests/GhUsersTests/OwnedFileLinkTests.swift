@@ -7,6 +7,14 @@ import Testing
 /// would reach it with Linux's `protected_symlinks`: a link another user planted in a sticky folder anyone may
 /// write to (`/tmp`) is not followed, so it cannot turn gh-users's write into one of the runner's own files.
 struct OwnedFileLinkTests {
+    /// A folder anyone may write to, sticky as /tmp is, made at `path` (another user's, given `owner`).
+    private func stickyFolder(_ path: String, owner: uid_t? = nil) throws -> String {
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        #expect(chmod(path, 0o1777) == 0)
+        if let owner { #expect(chown(path, owner, owner) == 0) }
+        return path
+    }
+
     private func file(_ path: String) -> OwnedFile {
         OwnedFile(path: path, kind: "state file", option: "--state", limitBytes: 1 << 16)
     }
@@ -114,9 +122,7 @@ struct OwnedFileLinkTests {
     func anotherUsersTemporaryFileIsRefusedBeforeTheRun() throws {
         let folder = try Folder()
         defer { folder.remove() }
-        let shared = folder("shared")
-        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
-        #expect(chmod(shared, 0o1777) == 0)
+        let shared = try stickyFolder(folder("shared"))
         try Data().write(to: URL(fileURLWithPath: shared + "/s.json.tmp"))
         #expect(chown(shared + "/s.json.tmp", 65_534, 65_534) == 0)
         #expect {
@@ -133,9 +139,7 @@ struct OwnedFileLinkTests {
     func anotherUsersLinkInASharedStickyFolderIsNotFollowed() throws {
         let folder = try Folder()
         defer { folder.remove() }
-        let shared = folder("shared")
-        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
-        #expect(chmod(shared, 0o1777) == 0 && chown(shared, 65_533, 65_533) == 0)
+        let shared = try stickyFolder(folder("shared"), owner: 65_533)
         try Data("mine".utf8).write(to: URL(fileURLWithPath: folder("victim")))
         #expect(symlink(folder("victim"), shared + "/planted.json") == 0)
         #expect(lchown(shared + "/planted.json", 65_534, 65_534) == 0)
@@ -278,9 +282,7 @@ struct OwnedFileLinkTests {
     func anotherUsersFileInASharedStickyFolderIsNeitherReadNorWritten() throws {
         let folder = try Folder()
         defer { folder.remove() }
-        let shared = folder("shared")
-        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
-        #expect(chmod(shared, 0o1777) == 0 && chown(shared, 65_533, 65_533) == 0)
+        let shared = try stickyFolder(folder("shared"), owner: 65_533)
         let forged = Data(#"{"since":500}"#.utf8)
         // An empty lock file, as gh-users makes them: not refused for what it holds.
         let planted = ["state.json": forged, "locked.json.lock": Data(), "out.tsv": forged]

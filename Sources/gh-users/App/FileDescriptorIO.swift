@@ -179,16 +179,28 @@ enum FileDescriptorIO {
         return !text.hasPrefix("/") || deleted
     }
 
-    /// The descriptor `path` names in this process (`/dev/fd/N`, `/proc/self/fd/N`, `/proc/PID/fd/N`, links
-    /// resolved or not) when gh-users opened it itself rather than being started with it: no file of the user's.
-    static func unopenedDescriptor(_ path: String) -> Int32? {
+    /// What the link at `path` reads, when it is such a link (`isPathlessDescriptorLink`); nil otherwise.
+    static func pathlessLinkText(_ path: String) -> String? {
+        readLink(path).flatMap { isPathlessDescriptorLink(path, text: $0) ? $0 : nil }
+    }
+
+    /// The descriptor a path names by number (`/dev/fd/N`, `/proc/self/fd/N`, `/proc/PID/fd/N`), and whether it
+    /// is this process's (`/proc/PID/fd/N` of another process is not); nil for any other path.
+    static func descriptor(namedBy path: String) -> (number: Int32, own: Bool)? {
         let parts = path.split(separator: "/")
         guard parts.count == (parts.first == "dev" ? 3 : 4), let number = Int32(parts[parts.count - 1]) else {
             return nil
         }
-        let own = ["dev/fd", "proc/self/fd", "proc/thread-self/fd", "proc/\(getpid())/fd"]
         let folder = parts.dropLast().joined(separator: "/")
-        return own.contains(folder) && !StartDescriptors.wasOpen(number) ? number : nil
+        guard folder == "dev/fd" || (parts[0] == "proc" && parts[2] == "fd") else { return nil }
+        return (number, ["dev/fd", "proc/self/fd", "proc/thread-self/fd", "proc/\(getpid())/fd"].contains(folder))
+    }
+
+    /// The descriptor `path`, or `target` (where its links lead), names in this process when gh-users opened it
+    /// itself rather than being started with it: no file of the user's.
+    static func unopenedDescriptor(_ path: String, _ target: String) -> Int32? {
+        [path, target].lazy.compactMap { descriptor(namedBy: $0) }
+            .first { $0.own && !StartDescriptors.wasOpen($0.number) }?.number
     }
 
     /// The refusal's words for `unopenedDescriptor`.

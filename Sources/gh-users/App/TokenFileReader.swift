@@ -53,7 +53,7 @@ enum TokenFileReader {
         // `--state` refuses them (`SharedFolder`).
         let (target, untrustedLink) = resolved
         // Not the signal pipe's read end, which waited for ever (helper-290).
-        if let number = FileDescriptorIO.unopenedDescriptor(path) ?? FileDescriptorIO.unopenedDescriptor(target) {
+        if let number = FileDescriptorIO.unopenedDescriptor(path, target) {
             throw TokenFileError(message: "cannot read \(name): " + FileDescriptorIO.notGiven(number, redirection: "<"))
         }
         if let link = untrustedLink {
@@ -66,8 +66,7 @@ enum TokenFileReader {
         // its place since is not followed (a review's race sent another file of the runner's as the token, 65
         // times in 300). O_NOCTTY: /dev/tty as a token file must not become the controlling terminal.
         // So is a link of the user's own to one (`tok -> /dev/stdin`), by the kernel's link it resolves to.
-        let link = FileDescriptorIO.readLink(target)
-        let pathless = link.map { FileDescriptorIO.isPathlessDescriptorLink(target, text: $0) } ?? false
+        let pathless = FileDescriptorIO.pathlessLinkText(target) != nil
         let system = pathless || ["/dev/", "/proc/"].contains { path.hasPrefix($0) }
         if !system, SharedFolder.refusesFIFO(at: target) {
             throw TokenFileError(message: SharedFolder.refusal(of: name, "--token-file").message)

@@ -30,15 +30,7 @@ struct CommonOptions: Sendable, Equatable {
     /// Whether a `--token-file` path names something a rerun can read: not a descriptor the shell made for this
     /// run alone (`<(cmd)` gives /dev/fd/63), which is gone when it ends. Standard input can be given again.
     static func canBeReadAgain(tokenFile path: String) -> Bool {
-        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
-        let descriptor: Substring?
-        switch parts.count {
-        case 3 where parts[0] == "dev" && parts[1] == "fd": descriptor = parts[2]
-        case 4 where parts[0] == "proc" && parts[2] == "fd": descriptor = parts[3]
-        default: descriptor = nil
-        }
-        guard let descriptor, let number = Int(descriptor) else { return true }
-        return number <= 2
+        FileDescriptorIO.descriptor(namedBy: path).map { $0.number <= 2 } ?? true
     }
 
     /// The line that goes with a resume hint when `arguments` left a `--token-file` out, since a rerun cannot

@@ -25,12 +25,12 @@ extension OwnedFile {
     /// review's find).
     func checkSingleName() throws(LocalFileError) {
         // `/dev/fd/3` where the shell gave no 3 is gh-users's own (its signal pipe), no file of the user's.
-        if let number = FileDescriptorIO.unopenedDescriptor(path) ?? FileDescriptorIO.unopenedDescriptor(target) {
+        if let number = FileDescriptorIO.unopenedDescriptor(path, target) {
             throw LocalFileError(message: "cannot read the \(kind) \(shown): " + FileDescriptorIO.notGiven(number))
         }
         var info = stat()
         // `/dev/stdout` to a pipe (`resolve` leaves `/proc/PID/fd/N` a link): no file to lock, read or replace.
-        if let text = FileDescriptorIO.readLink(target), FileDescriptorIO.isPathlessDescriptorLink(target, text: text) {
+        if let text = FileDescriptorIO.pathlessLinkText(target) {
             let what = text.hasPrefix("pipe:") ? "a pipe" : text.hasPrefix("socket:") ? "a socket" : "an open file"
             throw LocalFileError(
                 message: "the \(kind) \(shown) is \(what) (\(TerminalSanitizer.sanitize(text))), not a regular file. "

@@ -32,7 +32,7 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
         // Its links followed as the state's are (`OwnedFile.resolve`): never another user's link in /tmp, which a
         // rerun's cut would turn on one of the runner's own files.
         let (target, untrusted) = OwnedFile.resolve(path)
-        if let number = FileDescriptorIO.unopenedDescriptor(path) ?? FileDescriptorIO.unopenedDescriptor(target) {
+        if let number = FileDescriptorIO.unopenedDescriptor(path, target) {
             throw LocalFileError(
                 message: "cannot open the output file \(TerminalSanitizer.quotedPath(path)): "
                     + FileDescriptorIO.notGiven(number))
@@ -52,8 +52,7 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
         // Read as well when a rerun may have to look at what it would cut, or a check at how a regular file that
         // holds bytes begins (never a FIFO, which a reader of its own would let take writes that no one reads).
         // O_NOFOLLOW, but for the kernel's link to a pipe (`/dev/stdout`, `>(…)`), which only the kernel can follow.
-        let link = FileDescriptorIO.readLink(target)
-        let pathless = link.map { FileDescriptorIO.isPathlessDescriptorLink(target, text: $0) } ?? false
+        let pathless = FileDescriptorIO.pathlessLinkText(target) != nil
         let flags = O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY | (pathless ? 0 : O_NOFOLLOW)
         // A file this open makes is removed again when the run is refused, so "nothing was changed" holds.
         var before = stat()
