@@ -563,7 +563,10 @@ extension RouterTests {
             "help cache clr",
             "no help for 'cache clr': cache's subcommands are info, clear\nDid you mean 'cache clear'?", "help"
         ),
-        ("help list users", "help takes one command", "help"),
+        // The extra operand is named, as every other command names it (before: "help takes one command").
+        ("help list users", "unexpected argument 'users': help takes one command", "help"),
+        ("follows a b c", "unexpected argument 'c': follows takes two logins, A and B", "follows"),
+        ("follows a", "follows needs two logins: A and B", "follows"),
         ("me edti", "unknown action 'edti': me takes edit, or nothing\nDid you mean 'edit'?", "me"),
     ])
     func aSubcommandsUsageErrorIsItsOwn(arguments: String, message: String, command: String) {

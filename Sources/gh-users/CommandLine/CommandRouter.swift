@@ -166,7 +166,9 @@ struct CommandRouter: Sendable {
         }
         guard topics.count == 1 else {
             throw Self.unknownSubcommand(topics, asked: "no help")
-                ?? UsageError(message: "help takes one command", command: CommandCatalog.helpSpec)
+                ?? UsageError(
+                    message: "unexpected argument '\(topics[1])': help takes one command",
+                    command: CommandCatalog.helpSpec)
         }
         if HelpTopics.text(topic) != nil { return .help(.topic(topic)) }
         guard CommandCatalog.spec(named: topic) != nil else {

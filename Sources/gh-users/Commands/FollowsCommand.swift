@@ -75,6 +75,10 @@ extension FollowsOptions: GitHubCommand {
 
     /// Exactly two logins: A and B.
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
+        if let extra = parsed.positionals.dropFirst(2).first {
+            throw UsageError(
+                message: "unexpected argument '\(extra)': follows takes two logins, A and B", command: spec)
+        }
         guard parsed.positionals.count == 2 else {
             throw UsageError(message: "follows needs two logins: A and B", command: spec)
         }
