@@ -141,10 +141,7 @@ struct CacheStoreSafetyEndToEndTests: EndToEndSuite {
 
     /// An entry its user cannot open (another user's 0600 file in their store) is passed over with the warning
     /// the docs promise, where it was passed over without a word (helper-283). Run as `nobody`: root reads any file.
-    @Test(
-        .enabled(
-            if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
-            "needs root and setpriv to run as another user: skipped"))
+    @Test(.asAnotherUser)
     func anEntryThatCannotBeOpenedIsPassedOverWithAWarning() async throws {
         try await withServer { server in
             try await withFolder { folder in
@@ -165,6 +162,32 @@ struct CacheStoreSafetyEndToEndTests: EndToEndSuite {
                 #expect(
                     second.stderr.contains("gh-users: warning: ignoring the cache entry ")
                         && second.stderr.hasSuffix(", and any other like it: permission denied\n"), "\(second.stderr)")
+            }
+        }
+    }
+
+    /// A cache folder its user may not write to is one warning for the whole run, which goes on without the
+    /// cache. `ResponseCacheTests`' case of it is skipped as root, who writes anywhere (helper-293): here the
+    /// binary runs as `nobody`, in a folder of its own with mode 500.
+    @Test(.asAnotherUser)
+    func aReadOnlyCacheFolderIsOneWarningForTheRun() async throws {
+        try await withServer { server in
+            try await withFolder { folder in
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                #expect(chown(folder.path, 65_534, 65_534) == 0)
+                #expect(chmod(folder.path, 0o500) == 0)
+                let list =
+                    #"setpriv --reuid=65534 --regid=65534 --clear-groups "$GH_USERS" list --limit 300 "#
+                    + #"--api-url "$API" --cache-dir "$DIR""#
+                let result = try await BinaryRunner.shell(
+                    list, environment: ["API": server.baseURL, "DIR": folder.path])
+                #expect(result.status == 0)
+                #expect(lines(result.stdout).count == 300)
+                #expect(
+                    result.stderr
+                        == "gh-users: warning: cannot create a folder in '\(folder.path)': permission denied; "
+                        + "going on without the cache\n")
+                #expect(try names(folder).isEmpty)
             }
         }
     }

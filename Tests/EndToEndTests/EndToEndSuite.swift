@@ -79,3 +79,13 @@ extension EndToEndSuite {
         return try await body(folder)
     }
 }
+
+extension Trait where Self == ConditionTrait {
+    /// For a test that runs the binary as `nobody` (`setpriv --reuid=65534 --regid=65534 --clear-groups`): what
+    /// root may do regardless of permissions, another user may not.
+    static var asAnotherUser: Self {
+        .enabled(
+            if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+            "needs root and setpriv to run as another user: skipped")
+    }
+}

@@ -162,10 +162,7 @@ struct InstallScriptEndToEndTests {
     }
 
     /// Another user is never sent through sudo unasked: without a terminal the script stops and names the command.
-    @Test(
-        .enabled(
-            if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
-            "needs root and setpriv to run as another user: skipped"))
+    @Test(.asAnotherUser)
     func anotherUserWithoutATerminalIsToldWhatToRun() async throws {
         let (result, log) = try await withFakeApt(
             plan: Self.newOnly, arguments: "", prefix: "setpriv --reuid=65534 --regid=65534 --clear-groups")

@@ -134,8 +134,13 @@ struct RateLimitHintsEndToEndTests {
         try await withServer { server in
             let result = try await BinaryRunner.run(["show", "octocat", "--api-url", server.baseURL, "--verbose"])
             #expect(result.status == 0)
-            #expect(result.stdout.hasPrefix("octocat") || !result.stdout.isEmpty)
             #expect(result.stderr == "gh-users: info: GET /users/octocat: 200\n")
+            // stdout is the record alone, as without --verbose: no log line goes there (helper-293: the check
+            // was `hasPrefix("octocat") || !isEmpty`, which any output passed).
+            let quiet = try await BinaryRunner.run(["show", "octocat", "--api-url", server.baseURL])
+            #expect(quiet.status == 0)
+            #expect(result.stdout == quiet.stdout)
+            #expect(result.stdout.hasPrefix("octocat\t"))
         }
     }
 }

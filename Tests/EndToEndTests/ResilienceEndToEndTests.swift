@@ -144,7 +144,7 @@ struct ResilienceEndToEndTests {
             #expect(result.stdout.isEmpty)
             #expect(result.stderr.hasPrefix("gh-users: API rate limit exceeded"))
             #expect(result.stderr.contains("It resets at "))
-            #expect(result.stderr.contains(", in 12m ") || result.stderr.contains(", in 12m"))
+            #expect(result.stderr.contains(", in 12m"))
             #expect(result.stderr.contains("--wait-on-rate-limit"))
             #expect(server.requests.count == 1)
             report("primary limit spent", result, requests: server.requests.count)

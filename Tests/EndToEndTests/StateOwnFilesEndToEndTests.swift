@@ -53,7 +53,11 @@ struct StateOwnFilesEndToEndTests {
     /// Before, `--output same.json` with `--state same.json` was exit 0 and left only the state: the records were
     /// renamed away. A state that is there (from an earlier crawl of another output) and one that is not are both
     /// refused; the files are as they were and the stand-in heard nothing.
-    @Test(arguments: Naming.allCases, [false, true])
+    // A hard link needs the state to exist: no case without it, which would assert nothing (helper-293).
+    @Test(
+        arguments: Naming.allCases.flatMap { naming in
+            [false, true].filter { naming != .hardLink || $0 }.map { (naming, $0) }
+        })
     func outputNamingTheStatesOwnFilesIsAUsageError(naming: Naming, stateExists: Bool) async throws {
         try await withServer(users: 50) { server in
             if stateExists {
@@ -71,7 +75,6 @@ struct StateOwnFilesEndToEndTests {
                 try FileManager.default.createSymbolicLink(atPath: path("link.tsv"), withDestinationPath: "same.json")
                 output = path("link.tsv")
             case .hardLink:
-                guard stateExists else { return }
                 try FileManager.default.linkItem(atPath: path("same.json"), toPath: path("hard.tsv"))
                 output = path("hard.tsv")
             }

@@ -14,6 +14,30 @@ import Testing
 struct TokenAndAPIURLEndToEndTests: EndToEndSuite {
     let accounts = 400
 
+    /// A token file its user may not read says so, before any request. `TokenFileReaderTests`' case of it is
+    /// skipped as root, who reads any file (helper-293): here the binary runs as `nobody`.
+    @Test(.asAnotherUser)
+    func aTokenFileItsUserCannotReadSaysPermissionDenied() async throws {
+        try await withServer { server in
+            try await withFolder(mode: 0o755) { folder in
+                let token = folder.appendingPathComponent("token")
+                try Data("ghp_rootsToken42\n".utf8).write(to: token)
+                #expect(chmod(token.path, 0o600) == 0)
+                let show =
+                    #"setpriv --reuid=65534 --regid=65534 --clear-groups "$GH_USERS" show octocat --api-url "$API" "#
+                    + #"--token-file "$TOKEN" --no-cache"#
+                let result = try await BinaryRunner.shell(
+                    show, environment: ["API": server.baseURL, "TOKEN": token.path])
+                #expect(result.status == 64)
+                #expect(result.stdout.isEmpty)
+                #expect(
+                    result.stderr.hasPrefix("Error: cannot read the token file '\(token.path)': permission denied\n"),
+                    "\(result.stderr)")
+                #expect(server.requests.isEmpty)
+            }
+        }
+    }
+
     @Test func aTokenFileWithANulIsRefusedByNameAndOneWithAByteOrderMarkWorks() async throws {
         try await withServer { server in
             try await withFolder(mode: 0o700) { folder in

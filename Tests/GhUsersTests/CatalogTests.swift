@@ -128,17 +128,18 @@ struct CatalogTests {
     @Test(arguments: names)
     func narrowHelpSetsTextBelowItsLabelAndKeepsCommentsCommented(name: String) throws {
         let lines = HelpRenderer.render(.command(name), width: 40).split(separator: "\n").map(String.init)
-        if let options = lines.firstIndex(of: "OPTIONS") {
-            for line in lines[(options + 1)...].prefix(while: { !$0.isEmpty && $0.hasPrefix(" ") }) {
-                let indent = line.prefix { $0 == " " }.count
-                #expect([2, 6, 8].contains(indent), "\(name): \(line)")
-                #expect(indent == 8 || line.dropFirst(indent).hasPrefix("-"), "\(name): \(line)")
-            }
+        // Every command's help has both headings: were one renamed, its checks would stop without a word.
+        let options = try #require(lines.firstIndex(of: "OPTIONS"), "\(name)")
+        let optionLines = lines[(options + 1)...].prefix(while: { !$0.isEmpty && $0.hasPrefix(" ") })
+        #expect(!optionLines.isEmpty, "\(name)")
+        for line in optionLines {
+            let indent = line.prefix { $0 == " " }.count
+            #expect([2, 6, 8].contains(indent), "\(name): \(line)")
+            #expect(indent == 8 || line.dropFirst(indent).hasPrefix("-"), "\(name): \(line)")
         }
-        if let examples = lines.firstIndex(of: "EXAMPLES") {
-            for line in lines[(examples + 1)...] where !line.hasPrefix("  $ ") && !line.hasPrefix("      ") {
-                #expect(line.hasPrefix("  # ") || line.isEmpty || !line.hasPrefix(" "), "\(name): \(line)")
-            }
+        let examples = try #require(lines.firstIndex(of: "EXAMPLES"), "\(name)")
+        for line in lines[(examples + 1)...] where !line.hasPrefix("  $ ") && !line.hasPrefix("      ") {
+            #expect(line.hasPrefix("  # ") || line.isEmpty || !line.hasPrefix(" "), "\(name): \(line)")
         }
     }
 

@@ -124,21 +124,25 @@ struct PagedListViewModelTests {
     }
 
     @Test func cancellingTheWaitForAPrefetchCancelsItAndSaysInterrupted() async throws {
+        let recorder = LoadRecorder()
         let model = PagedListViewModel<User>(
             limit: .all,
             load: { cursor throws(DomainError) in
                 guard cursor != nil else { return page([1, 2], next: "p2") }
-                // The prefetched page hangs until it is cancelled.
+                // The prefetched page hangs until it is cancelled, and says it was.
                 do {
                     try await Task.sleep(for: .seconds(600))
                 } catch {
+                    recorder.record(PageCursor(url: "p2 cancelled"))
                     throw .cancelled
                 }
                 return page([3], next: nil)
             }
         )
         #expect(try await model.loadNextPage().map(\.id) == [1, 2])
+        let (calling, signal) = AsyncStream<Void>.makeStream()
         let waiting = Task { () async -> DomainError? in
+            signal.yield()
             do throws(DomainError) {
                 _ = try await model.loadNextPage()
                 return nil
@@ -146,11 +150,17 @@ struct PagedListViewModelTests {
                 return error
             }
         }
-        try await Task.sleep(for: .milliseconds(50))
+        for await _ in calling { break }
+        // The call runs on, with no suspension before it, to its wait for the prefetch.
+        await settle()
         waiting.cancel()
         let outcome = await waiting.value
         // Without the cancellation handler the wait outlasts the prefetch's 600 s and ends with page 3, not this.
         #expect(outcome == .cancelled)
+        // Only the wait's handler cancels the prefetch: an interrupt seen before the wait (the check on entry)
+        // leaves it running. So this tells that the wait was cancelled, not a call that never began to wait
+        // (helper-293: a cancel landing before the call, on a busy machine, passed without testing the wait).
+        #expect(recorder.loads == ["p2 cancelled"])
     }
 }
 

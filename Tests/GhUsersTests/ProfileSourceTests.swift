@@ -38,9 +38,15 @@ struct ProfileSourceRoutingTests {
         var options = ShowUsersOptions(logins: [try Login(validating: "octocat")])
         options.source = .graphql
         #expect(invocation.matches(options))
-        guard case .run(let plain) = route("show octocat") else { return }
+        guard case .run(let plain) = route("show octocat") else {
+            Issue.record("not a run")
+            return
+        }
         #expect(plain.matches(ShowUsersOptions(logins: [try Login(validating: "octocat")])))
-        guard case .run(let fromStdin) = route("show - --via rest") else { return }
+        guard case .run(let fromStdin) = route("show - --via rest") else {
+            Issue.record("not a run")
+            return
+        }
         var stdinOptions = ShowUsersOptions(references: [])
         stdinOptions.fromStandardInput = true
         #expect(fromStdin.matches(stdinOptions))
