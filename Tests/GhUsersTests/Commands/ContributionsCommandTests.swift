@@ -36,10 +36,13 @@ struct ContributionsCommandTests {
 
     @Test(arguments: [
         AnsweredCase("contributions octocat", token: false, status: 4, err: "contributions needs a token"),
-        AnsweredCase("contributions octocat --from 2025-02-29", status: 64, err: "Error: "),
-        AnsweredCase("contributions octocat --to yesterday", status: 64, err: "Error: "),
-        AnsweredCase("contributions octocat --from 2025-02-01 --to 2025-01-01", status: 64, err: "Error: "),
-        AnsweredCase("contributions octocat --from 2999-01-01", status: 64, err: "Error: "),
+        AnsweredCase("contributions octocat --from 2025-02-29", status: 64, err: "2025-02 has no day 29"),
+        AnsweredCase("contributions octocat --to yesterday", status: 64, err: "a date as YYYY-MM-DD"),
+        AnsweredCase(
+            "contributions octocat --from 2025-02-01 --to 2025-01-01", status: 64,
+            err: "--from 2025-02-01 comes after --to 2025-01-01"),
+        AnsweredCase(
+            "contributions octocat --from 2999-01-01", status: 64, err: "is in the future: today is 2027-01-15"),
         AnsweredCase(
             "contributions no-such-account",
             answers: [notFound, StubbedAnswer("GET /users/no-such-account", status: 404, body: "error-404")],

@@ -210,7 +210,9 @@ struct StarHistoryCommandTests {
         AnsweredCase("star-history octocat/Hello/World", status: 64, err: "give it as OWNER/REPO"),
         AnsweredCase("star-history octocat/.. --json", status: 64, err: "a repository name has 1 to 100"),
         AnsweredCase("star-history octocat/Hello-World extra", status: 64, err: "unexpected argument 'extra'"),
-        AnsweredCase("star-history octocat/Hello-World --by month", status: 64, err: "Error: "),
+        AnsweredCase(
+            "star-history octocat/Hello-World --by month", status: 64,
+            err: "invalid value 'month' for '--by': choose one of day, week"),
         AnsweredCase("star-history octocat/Hello-World --from 2025-02-29", status: 64, err: "has no day 29"),
         AnsweredCase(
             "star-history octocat/Hello-World --from 2025-02-01 --to 2025-01-01", status: 64,
