@@ -84,6 +84,38 @@ struct PeopleChangesEndToEndTests {
         }
     }
 
+    /// A large snapshot that is not byte for byte as gh-users writes it (here only its last newline is gone) is
+    /// read in its own bytes, an entry at a time: `JSONDecoder` read it whole in about seven times its size, and
+    /// under a `ulimit -v` gh-users accepts, 400,000 people (19 MB) ended in an allocation failure's backtrace,
+    /// exit 134 (helper-291). Read, the list GitHub gave (1 member) is the collapse it is, and FILE is kept.
+    @Test func aLargeSnapshotNotAsWrittenIsReadWithinAMemoryLimit() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await withStandIn(users: 100) { server in
+            #expect(try await changes(server).status == 0)
+            let recorded = try Data(contentsOf: URL(fileURLWithPath: snapshot))
+            let header = try #require(recorded.split(separator: UInt8(ascii: "\n")).first)
+            var edited = Data(header) + Data("\n".utf8)
+            let count = 400_000
+            for id in 1...count {
+                edited += Data("{\"id\":\(id),\"login\":\"user-\(id)\",\"role\":\"member\"}".utf8)
+                edited += Data((id < count ? ",\n" : "\n").utf8)
+            }
+            edited += Data("]}".utf8)
+            try edited.write(to: URL(fileURLWithPath: snapshot))
+            let result = try await BinaryRunner.shell(
+                #"ulimit -v 450000; "$GH_USERS" members acme --changes "$SNAPSHOT" --api-url "$API" --no-cache"#,
+                environment: [
+                    "SNAPSHOT": snapshot, "API": server.baseURL, "GH_TOKEN": StandInTokens.token(for: "octocat"),
+                ])
+            #expect(result.status == 1, "\(result.stderr)")
+            #expect(!result.stderr.contains("Fatal error"), "\(result.stderr)")
+            #expect(result.stderr.contains("came back with 1 account while the snapshot holds 400000"))
+            #expect(result.stderr.hasSuffix("gh-users: the snapshot file '\(snapshot)' was left as it was.\n"))
+            #expect(result.stdout.isEmpty)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: snapshot)) == edited)
+        }
+    }
+
     /// A nightly job's csv log, appended to (`>> FILE`): one header at its top, then each run's changes, and a run
     /// with no change adds nothing; a log whose header ends in LF, or follows a byte order mark, is the same log, as
     /// `list --output` takes it. Before, every run added a header, which a loader took for a record (a cron

@@ -101,6 +101,18 @@ struct SnapshotLinesTests {
         "spaces inside an entry", "a role that is null", "a key the reader does not know",
     ]
 
+    /// The edits read an entry at a time (`SnapshotLines.elementwise`): valid JSON with no key given twice, in
+    /// the file's bytes and the entries, not in the seven times the file that `JSONDecoder` took whole
+    /// (helper-291: a snapshot of 1,000,000 people missing its last newline, under `ulimit -v`, ended in a
+    /// backtrace). Those it refuses, `JSONDecoder` refuses too; the rest (not JSON, a key twice) are left to it.
+    static let readElementwise: Set<String> = [
+        "no newline at the end", "a blank line after the end", "an id as a fraction", "a role that is null",
+        "a key the reader does not know", "spaces inside an entry", "an entry over two lines",
+        "two entries on one line", "line ends of CR LF", "the header's keys in another order",
+        "a login that is not ASCII", "a login with a \\u escape", "another version",
+    ]
+    static let refusedElementwise: Set<String> = ["an id as text", "a role that is a number"]
+
     @Test func anEditedOrDamagedFileIsReadAsJSONDecoderReadsIt() {
         let written = String(decoding: Self.people.encoded, as: UTF8.self)
         for (name, edit) in Self.edits {
@@ -109,6 +121,16 @@ struct SnapshotLinesTests {
             #expect(
                 PeopleSnapshot.Fields.read(bytes) == Self.decoded(bytes, as: PeopleSnapshot.Fields.self), "\(name)")
             #expect((Self.linesOfPeople(bytes) != nil) == Self.readByLines.contains(name), "\(name)")
+            // Which of the other readings takes it: an entry at a time, or `JSONDecoder` whole.
+            let reading = SnapshotLines.elementwise(bytes, list: \PeopleSnapshot.Fields.people, key: "people")
+            switch reading {
+            case .read(let fields):
+                #expect(Self.readElementwise.contains(name), "\(name)")
+                #expect(fields == Self.decoded(bytes, as: PeopleSnapshot.Fields.self), "\(name)")
+            case .refused: #expect(Self.refusedElementwise.contains(name), "\(name)")
+            case .notApplicable:
+                #expect(!Self.readElementwise.contains(name) && !Self.refusedElementwise.contains(name), "\(name)")
+            }
         }
     }
 

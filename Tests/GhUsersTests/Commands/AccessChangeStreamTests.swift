@@ -197,6 +197,17 @@ struct AccessChangeStreamTests {
         let bytes = Array(text.utf8)
         #expect(AccessSnapshotText.read(bytes) == nil)
         #expect(AccessSnapshot.decode(bytes) == AccessSnapshot.decodeWhole(bytes))
+        // Read whole an entry at a time where it is valid JSON, in its own bytes and the entries (not the seven
+        // times the file `JSONDecoder` took: helper-291), and as `JSONDecoder` reads it.
+        let whole = try? JSONDecoder().decode(AccessSnapshot.Fields.self, from: Data(bytes))
+        switch SnapshotLines.elementwise(bytes, list: \AccessSnapshot.Fields.access, key: "access") {
+        case .read(let fields):
+            #expect(shape != "no comma between entries" && shape != "a comma after the last", "\(shape)")
+            #expect(fields.access == whole?.access && fields.of == whole?.of, "\(shape)")
+        case .refused: Issue.record("\(shape): refused, where JSONDecoder reads \(String(describing: whole))")
+        case .notApplicable:
+            #expect(shape == "no comma between entries" || shape == "a comma after the last", "\(shape)")
+        }
         if ["no comma between entries", "a zero id", "another organization's"].contains(shape) {
             #expect(throws: FileContentProblem.self) { try AccessSnapshot.decode(bytes).get() }
         }

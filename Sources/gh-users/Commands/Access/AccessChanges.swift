@@ -167,9 +167,10 @@ struct AccessSnapshot: SnapshotContents, Equatable {
         return decodeWhole(bytes)
     }
 
-    /// The file decoded whole, its entries in `entries`, as every file was before its text was kept.
+    /// The file decoded whole, its entries in `entries`, as every file was before its text was kept: an entry at
+    /// a time where it is valid JSON (`SnapshotLines.decodeWhole`).
     static func decodeWhole(_ bytes: [UInt8]) -> Result<AccessSnapshot, FileContentProblem> {
-        guard let fields = try? JSONDecoder().decode(Fields.self, from: Foundation.Data(bytes)),
+        guard let fields = SnapshotLines.decodeWhole(bytes, list: \Fields.access, key: "access"),
             fields.command == "access"
         else {
             return .failure(
@@ -185,12 +186,12 @@ struct AccessSnapshot: SnapshotContents, Equatable {
         return .success(snapshot)
     }
 
-    private struct Fields: Decodable {
+    struct Fields: Decodable {
         let version: Int
         let command: String
         let of: String
         let filters: [String: String]
-        let access: [Entry]
+        var access: [Entry]
         /// Not in a file written before the API root was recorded.
         let apiURL: String?
 

@@ -1,3 +1,4 @@
+import Data
 import Foundation
 import JSONBytes
 
@@ -230,7 +231,7 @@ struct AccessSnapshotText: Equatable {
     }
 }
 
-extension AccessSnapshot.Entry {
+extension AccessSnapshot.Entry: ScannedDTO {
     /// An entry line read in one pass (`JSONMemberReader`), where `JSONDecoder` took about 6 µs a line: the cost
     /// of reading a 151,000-record FILE, and of writing as many changes. Nil for anything but exactly the five
     /// keys, each once and with its type, and sources of exactly `kind`, `name` and `permission`: `JSONDecoder`

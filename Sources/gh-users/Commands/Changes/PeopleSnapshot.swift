@@ -170,7 +170,7 @@ struct PeopleSnapshot: Sendable, Equatable {
         /// The fields of a file, a line at a time where gh-users wrote it (`SnapshotLines`); nil for what
         /// `JSONDecoder` refuses.
         static func read(_ bytes: [UInt8]) -> Fields? {
-            SnapshotLines.decode(bytes, list: \.people, written: written)
+            SnapshotLines.decode(bytes, list: \.people, key: "people", written: written)
         }
 
         /// The file gh-users writes for these fields with nobody in the list.

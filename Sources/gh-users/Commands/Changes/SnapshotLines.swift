@@ -8,19 +8,71 @@ import JSONBytes
 ///
 /// It can only make reading leaner, never accept more: the header line must be byte for byte the one gh-users
 /// writes for what it says, and each line an entry its `ScannedDTO` reading takes (`JSONMemberReader` leaves a
-/// `\u` escape, text that is not ASCII and a key given twice to Foundation). Anything else, a file edited by hand or damaged, is
-/// read by `JSONDecoder` whole, which accepts or refuses it as before.
+/// `\u` escape, text that is not ASCII and a key given twice to Foundation). Any other file, edited by hand or
+/// damaged, is read as `JSONDecoder` reads it whole, accepted or refused as before: an entry at a time where it is
+/// valid JSON with no key given twice (`elementwise`), else by `JSONDecoder` itself.
 enum SnapshotLines {
-    /// `bytes` as `Fields`, its list (`list`) read a line at a time where the file is as gh-users writes it, else
-    /// by `JSONDecoder`; nil for what `JSONDecoder` refuses. `written` is the file gh-users writes for these
-    /// fields with an empty list; a line its entry's scanning does not take leaves the file to `JSONDecoder`.
-    static func decode<Fields: Decodable, Entry: ScannedDTO>(
-        _ bytes: [UInt8], list: WritableKeyPath<Fields, [Entry]>, written: (Fields) -> [UInt8]
+    /// `bytes` as `Fields`, its list (`list`, under `key`) read a line at a time where the file is as gh-users
+    /// writes it, else an entry at a time or by `JSONDecoder`; nil for what `JSONDecoder` refuses. `written` is the
+    /// file gh-users writes for these fields with an empty list; a line its entry's scanning does not take leaves
+    /// the file to the other readings.
+    static func decode<Fields: Decodable, Entry: ScannedDTO & Decodable>(
+        _ bytes: [UInt8], list: WritableKeyPath<Fields, [Entry]>, key: String, written: (Fields) -> [UInt8]
     ) -> Fields? {
         if let fields = lines(bytes, list: list, written: written) { return fields }
         // Stopped by a signal: not read whole again, which takes longer still (`SnapshotFile.load` says why).
         guard !Task.isCancelled else { return nil }
-        return try? JSONDecoder().decode(Fields.self, from: Foundation.Data(bytes))
+        return decodeWhole(bytes, list: list, key: key)
+    }
+
+    /// `bytes` as `JSONDecoder` reads them whole: an entry at a time where `elementwise` can, else by it.
+    static func decodeWhole<Fields: Decodable, Entry: ScannedDTO & Decodable>(
+        _ bytes: [UInt8], list: WritableKeyPath<Fields, [Entry]>, key: String
+    ) -> Fields? {
+        switch elementwise(bytes, list: list, key: key) {
+        case .read(let fields): return fields
+        case .refused: return nil
+        case .notApplicable: return try? JSONDecoder().decode(Fields.self, from: Foundation.Data(bytes))
+        }
+    }
+
+    enum Reading<Fields> {
+        case read(Fields)
+        /// What `JSONDecoder` refuses too: an entry or the fields around the list that do not decode.
+        case refused
+        /// Not valid JSON, a key given twice (which `JSONDecoder` reads its own way: the first kept) or no list
+        /// under `key`: for `JSONDecoder`.
+        case notApplicable
+    }
+
+    /// A valid document with no key given twice, read as `JSONDecoder` reads it but in the file's bytes and the
+    /// entries: the fields around the list with the list empty, then each entry on its own. Whole, `JSONDecoder`
+    /// took about seven times the file, and a snapshot missing only its last newline, under an accepted `ulimit
+    /// -v`, ended in an allocation failure's backtrace (helper-291: 1,000,000 people, exit 134).
+    static func elementwise<Fields: Decodable, Entry: ScannedDTO & Decodable>(
+        _ bytes: [UInt8], list: WritableKeyPath<Fields, [Entry]>, key: String
+    ) -> Reading<Fields> {
+        guard JSONText.flaw(in: bytes) == nil, JSONText.repeatedKey(in: bytes) == nil,
+            let range = (try? JSONText.objectMembers(bytes))?[key],
+            let elements = try? JSONText.arrayElements(Array(bytes[range]))
+        else { return .notApplicable }
+        let around = bytes[..<range.lowerBound] + Array("[]".utf8) + bytes[range.upperBound...]
+        guard var fields = try? JSONDecoder().decode(Fields.self, from: Foundation.Data(around)) else {
+            return .refused
+        }
+        let listed = Array(bytes[range])
+        var entries: [Entry] = []
+        entries.reserveCapacity(elements.count)
+        for element in elements {
+            guard entries.count % 1_000 != 0 || !Task.isCancelled else { return .refused }
+            guard
+                let entry = Entry(scanning: listed, in: element)
+                    ?? (try? JSONDecoder().decode(Entry.self, from: Foundation.Data(listed[element])))
+            else { return .refused }
+            entries.append(entry)
+        }
+        fields[keyPath: list] = entries
+        return .read(fields)
     }
 
     /// The fields of a file exactly as gh-users writes it, or nil; nil too once a signal came (a snapshot of

@@ -190,7 +190,7 @@ struct FollowSnapshot: Sendable, Equatable {
         /// The fields of a file, a line at a time where gh-users wrote it (`SnapshotLines`); nil for what
         /// `JSONDecoder` refuses.
         static func read(_ bytes: [UInt8]) -> Fields? {
-            SnapshotLines.decode(bytes, list: \.accounts, written: written)
+            SnapshotLines.decode(bytes, list: \.accounts, key: "accounts", written: written)
         }
 
         /// The file gh-users writes for these fields with no account; none for a version 1 file's, which it does
