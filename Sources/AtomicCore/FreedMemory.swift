@@ -1,5 +1,7 @@
 #if canImport(Glibc)
     import Glibc
+#elseif canImport(Darwin)
+    import Darwin
 #endif
 
 /// Gives the system back the memory the process has freed but the allocator still holds.
@@ -19,6 +21,19 @@ package enum FreedMemory {
             return unsafeBitCast(symbol, to: Trim.self)
         }()
     #endif
+
+    /// `bytes` where that much can be mapped now, else 0: for a buffer made at a size a server announced, since
+    /// `Data(capacity:)` traps where the allocation fails (a `Content-Length` past `ulimit -v`, or past the machine
+    /// under a raised body limit: SIGILL, exit 132, helper-292). The probe is a mapping, unmapped at once and never
+    /// touched, so it costs no memory; not `malloc` and `free`, a pair the optimizer removes, taking the
+    /// allocation to succeed (measured: the release build still trapped).
+    package static func obtainable(_ bytes: Int) -> Int {
+        guard bytes > 0 else { return 0 }
+        let probe = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+        guard let probe, probe != MAP_FAILED else { return 0 }
+        munmap(probe, bytes)
+        return bytes
+    }
 
     /// Returns the freed memory to the system: worth its cost (a walk of the allocator's free lists) only after
     /// something big was freed.

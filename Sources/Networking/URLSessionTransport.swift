@@ -1,3 +1,4 @@
+import AtomicCore
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -195,10 +196,9 @@ package final class URLSessionTransport: Sendable {
 
     /// The header fields that go out for `request` (measured with a raw server): `Host`; the request's own
     /// fields, except any whose value is silently dropped (URLRequest drops one holding CR or LF, so a token
-    /// with a newline in it is never sent; libcurl drops one of only spaces); and what
-    /// swift-corelibs-foundation adds, `Accept-Language:
-    /// en` and, on HTTP/1.1, `Connection: keep-alive`. Over https libcurl offers HTTP/2, which has no
-    /// `Connection` header, so it is claimed for plain http only.
+    /// with a newline in it is never sent; libcurl drops one of only spaces); and what swift-corelibs-foundation
+    /// adds, `Accept-Language: en` and, on HTTP/1.1, `Connection: keep-alive`. Over https libcurl offers HTTP/2,
+    /// which has no `Connection` header, so it is claimed for plain http only.
     package static func headersSent(for request: HTTPRequest) -> HTTPHeaders {
         let kept = urlRequest(for: request)
         var sent = HTTPHeaders()
@@ -367,9 +367,9 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
                 transfer.overLimit = true
             } else if !encoded, response.expectedContentLength > 0, transfer.body.isEmpty {
                 // A body of known length is gathered in one buffer of that size, not in one that doubles as it
-                // grows, each smaller one left behind in the allocator (issue 38). Pages not yet touched cost
-                // nothing, so a length that overstates the body costs no memory.
-                transfer.body = Foundation.Data(capacity: Int(response.expectedContentLength))
+                // grows, each smaller one left behind in the allocator (issue 38); untouched pages cost nothing.
+                // A length past what can be had (`ulimit -v`) trapped in `Data(capacity:)`: the body then grows.
+                transfer.body = Foundation.Data(capacity: FreedMemory.obtainable(Int(response.expectedContentLength)))
             }
             return (transfer.overLimit, transfer.abandoned ? nil : transfer.onHead)
         }

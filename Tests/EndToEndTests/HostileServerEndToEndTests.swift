@@ -162,6 +162,26 @@ struct HostileServerEndToEndTests {
 
     // MARK: 6. Bounded responses
 
+    /// A `Content-Length` past what can be had is a body cut short, exit 1: the buffer made at the announced size
+    /// trapped in `Data(capacity:)` (SIGILL, exit 132, no word) under a `ulimit -v` gh-users accepts at the default
+    /// 64 MiB cap, and at a terabyte under a cap raised to allow it (helper-292).
+    @Test(arguments: [
+        ("ulimit -v 400000; ", 67_108_864), (#"export GH_USERS_MAX_RESPONSE_BYTES=1024G; "#, 1_000_000_000_000),
+    ])
+    func aLengthPastWhatCanBeHadIsABodyCutShort(limit: String, length: Int) async throws {
+        let server = try RawTestServer { connection in
+            connection.write(
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: \(length)\r\n"
+                    + "Connection: close\r\n\r\n[]")
+        }
+        defer { server.stop() }
+        let result = try await BinaryRunner.shell(
+            limit + #""$GH_USERS" list --api-url "$API" --no-cache --retries 0"#, environment: ["API": server.baseURL])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("gh-users: network error: the response was cut short"), "\(result.stderr)")
+    }
+
     @Test func aBodyWithoutEndIsCutAtTheCapAndMemoryStaysFlat() async throws {
         // A gibibyte takes over five seconds to write at this pace: room for a late abort on a busy machine.
         let total = 1024 << 20
