@@ -276,10 +276,15 @@ package final class CapturedOutput: OutputSink, @unchecked Sendable {
 
 /// Terminal width: the ioctl first, then `$COLUMNS`, then 80 (a pty may report 0 columns).
 package enum TerminalSize {
+    /// The widest a terminal can say it is (`ws_col` is 16 bits), and so the widest `COLUMNS` is taken as: a table
+    /// pads its free-text columns to share the width, and `COLUMNS=9223372036854775807` asked for that many
+    /// spaces (an allocation failure's backtrace, exit 134; `1000000000` ran for minutes: helper-292).
+    package static let widest = Int(UInt16.max)
+
     package static func columns(environment: [String: String]) -> Int {
         if let columns = columns(of: STDOUT_FILENO) { return columns }
         if let text = environment["COLUMNS"], let columns = Int(text), columns > 0 {
-            return columns
+            return min(columns, widest)
         }
         return 80
     }

@@ -341,6 +341,22 @@ struct OutputEndToEndTests {
         }
     }
 
+    /// `COLUMNS` is taken as at most what a terminal can say, 65,535: a table with a free-text column pads it to
+    /// share the width, and a huge value ended in an allocation failure's backtrace (exit 134, helper-292).
+    @Test func aHugeColumnsIsTakenAsTheWidestTerminal() async throws {
+        try await withServer { server in
+            let result = try await BinaryRunner.run(
+                ["followers", "octocat", "--full", "--limit", "3", "--format", "table", "--api-url", server.baseURL]
+                    + ["--no-cache"],
+                environment: ["COLUMNS": "9223372036854775807", "GH_TOKEN": StandInTokens.token(for: "octocat")])
+            #expect(result.status == 0, "\(result.stderr)")
+            let lines = result.stdout.split(separator: "\n")
+            #expect(lines.count == 4, "\(result.stdout.prefix(300))")
+            #expect(lines.first?.hasPrefix("ID ") == true && lines.first?.contains(" LOGIN ") == true)
+            #expect(lines.allSatisfy { $0.utf8.count <= 65_535 * 4 }, "\(lines.map(\.utf8.count))")
+        }
+    }
+
     @Test func reposAtFortyColumnsKeepsTheNameWhole() async throws {
         try await withServer { server in
             let result = try await BinaryRunner.run(

@@ -158,7 +158,7 @@ enum HelpTopics {
             ("CLICOLOR_FORCE", "set and not 0: colour tables even when piped"),
             ("CLICOLOR", "0: never colour (CLICOLOR_FORCE still forces it)"),
             ("TERM=dumb", "treated as no terminal (escapes in GitHub's data still shown as text)"),
-            ("COLUMNS", "the table width when the terminal does not say"),
+            ("COLUMNS", "the table width when the terminal does not say (at most 65535)"),
             (
                 "SOURCE_DATE_EPOCH",
                 "whole seconds since 1970: dates the pages help --man writes, for a reproducible package"
