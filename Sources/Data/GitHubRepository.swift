@@ -249,7 +249,9 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
                     ErrorMapping.domainError(for: error, endpoint: endpoint, apiRoot: apiRoot, cachedCopy: false))
             }
             let requestID = ErrorMapping.requestID(response)
-            if (300..<400).contains(response.status) {
+            // A 304 is no redirect (it said "the POST was redirected" with no Location: helper-291): the reader's
+            // unexpected status, as a GET's.
+            if (300..<400).contains(response.status), response.status != 304 {
                 // Not followed by the transport: re-sent, the query went without its body (a 400 that misled).
                 let target = Self.redirectTarget(response)
                 throw .failed(

@@ -56,6 +56,10 @@ struct ContributionsCommandTests {
         AnsweredCase(
             "contributions octocat", answers: [StubbedAnswer("POST /graphql", status: 307, body: "empty-list")],
             status: 1, err: "the POST was redirected; a GraphQL query is sent only where it was asked"),
+        // A 304 is no redirect (before: "the POST was redirected", with no Location; helper-291).
+        AnsweredCase(
+            "contributions octocat", answers: [StubbedAnswer("POST /graphql", status: 304, body: "empty-list")],
+            status: 1, err: "GitHub answered HTTP 304: unexpected status"),
         AnsweredCase(
             "contributions github",
             answers: [StubbedAnswer("POST /graphql", status: 200, body: "graphql-repository-owner-organization")],
