@@ -165,6 +165,44 @@ struct CommandErrorTests {
         #expect(failed.err == "gh-users: GitHub answered HTTP 500: Server Error\nrequest id: CF25:41C0:C9E976\n")
     }
 
+    /// A 404 for a page after the first is a list that stopped (exit 1, the pages before kept and said to be
+    /// incomplete), not an owner that does not exist: it said "no user 'sigmavirus24'" (exit 3) with no owner asked
+    /// for, `list` "no users", and `members` "authentication failed" (exit 4; helper-291).
+    @Test(arguments: [
+        (
+            "followers sigmavirus24 --all", "GET /users/sigmavirus24/followers?per_page=100",
+            "https://api.github.com/user/240830/followers?page=2", "followers-page-1",
+            "The output holds the first 30 followers only: the list is incomplete."
+        ),
+        (
+            "list --limit 60", "GET /users?since=0&per_page=60", "https://api.github.com/users?since=1&per_page=60",
+            "users-list", "To continue from here: gh-users list --since 1 --limit 59"
+        ),
+        (
+            "members github --all", "GET /orgs/github/members?per_page=100",
+            "https://api.github.com/organizations/9919/members?per_page=100&page=2", "orgs-list-members",
+            "The output holds the first 1 member only: the list is incomplete."
+        ),
+    ])
+    func aLaterPageNotFoundIsAListThatStopped(command: String, first: String, next: String, body: String, says: String)
+        async
+    {
+        var harness = CommandHarness()
+        harness.environment["GH_TOKEN"] = CommandRequestTests.token
+        harness.expect(first, headers: [("Link", "<\(next)>; rel=\"next\"")], body: body)
+        harness.expect(
+            "GET " + next.replacing("https://api.github.com", with: ""), status: 404,
+            headers: [CommandHarness.requestID], body: "error-404")
+        let run = await harness.run(command.split(separator: " ").map(String.init) + ["--format", "tsv"])
+        #expect(run.status == 1, "\(run.err)")
+        #expect(!run.out.isEmpty)
+        #expect(
+            run.err.hasPrefix(
+                "gh-users: GitHub answered HTTP 404: a next page GitHub linked to was not found, so the list stopped "
+                    + "there\nrequest id: CF25:41C0:C9E976\n"), "\(run.err)")
+        #expect(run.err.contains(says), "\(run.err)")
+    }
+
     @Test func aListFollowsItsLinkHeaderToTheSecondPage() async {
         let harness = CommandHarness()
         harness.expect(
