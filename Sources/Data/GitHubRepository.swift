@@ -190,13 +190,8 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
         let url = try ErrorMapping.nextPageURL(cursor.url, apiRoot: apiRoot, endpoint: "GET " + list.first.path)
         do throws(DomainError) {
             return try await fetch(list.first, at: url, nextPage: nextPage)
-        } catch .notFound(_, let requestID, _), .unauthorized(404, _, _, let requestID) {
-            // The owner, and the token's right to the list, were there for the pages before: a list that stopped,
-            // not one that never was (it said "no user", exit 3, with no owner asked for, `list` "no users", and
-            // a list under an organization "authentication failed", exit 4: helper-291).
-            throw .server(
-                status: 404, message: "a next page GitHub linked to was not found, so the list stopped there",
-                requestID: requestID)
+        } catch {
+            throw .onALaterPage(error)
         }
     }
 

@@ -20,3 +20,19 @@ extension ResourceRepository {
         ListedPages(list: list, perPage: perPage, repository: self)
     }
 }
+
+extension DomainError {
+    /// A page after the first failed so: a 404 is a list that stopped, not one that never was, since the owner and
+    /// the token's right to the list were there for the pages before. It said "no user" (exit 3) with no owner
+    /// asked for, `list` "no users", and a list under an organization "authentication failed" (exit 4;
+    /// helper-291).
+    static func onALaterPage(_ error: DomainError) -> DomainError {
+        switch error {
+        case .notFound(_, let requestID, _), .unauthorized(404, _, _, let requestID):
+            return .server(
+                status: 404, message: "a next page GitHub linked to was not found, so the list stopped there",
+                requestID: requestID)
+        default: return error
+        }
+    }
+}
