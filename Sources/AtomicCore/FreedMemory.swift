@@ -22,16 +22,16 @@ package enum FreedMemory {
         }()
     #endif
 
-    /// `bytes` where that much can be mapped now, else 0: for a buffer made at a size a server announced, since
+    /// `bytes` where that much can be allocated now, else 0: for a buffer made at a size a server announced, since
     /// `Data(capacity:)` traps where the allocation fails (a `Content-Length` past `ulimit -v`, or past the machine
-    /// under a raised body limit: SIGILL, exit 132, helper-292). The probe is a mapping, unmapped at once and never
-    /// touched, so it costs no memory; not `malloc` and `free`, a pair the optimizer removes, taking the
-    /// allocation to succeed (measured: the release build still trapped).
+    /// under a raised body limit: SIGILL, exit 132, helper-292). The probe is the allocator's own, freed at once:
+    /// a mapping alone failed where the allocator could still give the memory from what it holds, and a body as
+    /// long as it said then grew by doubling and trapped (helper-295). Unoptimized, since the optimizer removes a
+    /// `malloc` and `free` pair and takes the allocation to succeed (measured: the release build still trapped).
+    @inline(never) @_optimize(none)
     package static func obtainable(_ bytes: Int) -> Int {
-        guard bytes > 0 else { return 0 }
-        let probe = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-        guard let probe, probe != MAP_FAILED else { return 0 }
-        munmap(probe, bytes)
+        guard bytes > 0, let probe = malloc(bytes) else { return 0 }
+        free(probe)
         return bytes
     }
 
