@@ -23,10 +23,14 @@ package enum JSONText {
     /// same body the same way.
     package static let maximumDepth = 64
 
-    /// Byte ranges of the elements of a top-level JSON array.
-    package static func arrayElements(_ bytes: [UInt8]) throws(StructureError) -> [Range<Int>] {
-        var index = skipWhitespace(bytes, from: 0)
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "[") else {
+    /// Byte ranges of the elements of a top-level JSON array: all of `bytes`, or the array at `range` of them (a
+    /// member's value, read where it is rather than copied).
+    package static func arrayElements(_ bytes: [UInt8], in range: Range<Int>? = nil) throws(StructureError)
+        -> [Range<Int>]
+    {
+        let end = range?.upperBound ?? bytes.count
+        var index = skipWhitespace(bytes, from: range?.lowerBound ?? 0)
+        guard index < end, bytes[index] == UInt8(ascii: "[") else {
             throw StructureError(offset: index, reason: "expected '['")
         }
         index += 1
@@ -34,7 +38,7 @@ package enum JSONText {
         var depth = 0
         var start: Int?
         var lastSignificant = index
-        while index < bytes.count {
+        while index < end {
             let byte = bytes[index]
             switch byte {
             case UInt8(ascii: "\""):
@@ -52,7 +56,7 @@ package enum JSONText {
                     }
                     if let start { elements.append(start..<lastSignificant) }
                     let trailing = skipWhitespace(bytes, from: index + 1)
-                    guard trailing == bytes.count else {
+                    guard trailing >= end else {
                         throw StructureError(offset: trailing, reason: "data after the array")
                     }
                     return elements
@@ -77,7 +81,7 @@ package enum JSONText {
             index += 1
             lastSignificant = index
         }
-        throw StructureError(offset: bytes.count, reason: "unterminated array")
+        throw StructureError(offset: end, reason: "unterminated array")
     }
 
     /// Byte ranges of the values of a top-level JSON object, by key, such as the `items` array of a search

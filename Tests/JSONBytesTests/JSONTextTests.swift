@@ -46,6 +46,23 @@ struct JSONTextTests {
         #expect(elements == [#""\\""#, #""a\"b""#, #""\"""#, #""\\\"\\""#, #""\\\\""#, #""""#])
     }
 
+    /// The array at a member's range is split where it is, its elements' ranges in the whole text; what comes after
+    /// the range is not read, and within it the array must be all there is.
+    @Test func splitsTheArrayAtARangeInPlace() throws {
+        let bytes = Array(#"{"x":1,"people": [ {"a":1} , 2 ] ,"y":[3]}"#.utf8)
+        let range = try #require(try JSONText.objectMembers(bytes)["people"])
+        let elements = try JSONText.arrayElements(bytes, in: range)
+        #expect(elements.map { String(decoding: bytes[$0], as: UTF8.self) } == [#"{"a":1}"#, "2"])
+        #expect(elements.allSatisfy { range.contains($0.lowerBound) && $0.upperBound <= range.upperBound })
+        let y = try #require(try JSONText.objectMembers(bytes)["y"])
+        #expect(try JSONText.arrayElements(bytes, in: y).map { String(decoding: bytes[$0], as: UTF8.self) } == ["3"])
+        // A range that holds the array and more, or only part of it, is refused.
+        let tooMuch = range.lowerBound..<(range.upperBound + 6)
+        #expect(throws: JSONText.StructureError.self) { try JSONText.arrayElements(bytes, in: tooMuch) }
+        let part = range.lowerBound..<(range.upperBound - 3)
+        #expect(throws: JSONText.StructureError.self) { try JSONText.arrayElements(bytes, in: part) }
+    }
+
     @Test func splitsAnEmptyArray() throws {
         #expect(try split("[]").isEmpty)
         #expect(try split(" [ \n ] ").isEmpty)
