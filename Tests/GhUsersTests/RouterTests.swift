@@ -565,6 +565,9 @@ extension RouterTests {
         ),
         // The extra operand is named, as every other command names it (before: "help takes one command").
         ("help list users", "unexpected argument 'users': help takes one command", "help"),
+        ("help me edit x", "unexpected argument 'x': help takes one command", "help"),
+        ("help --man list users", "unexpected argument 'users': help --man takes one command", "help"),
+        ("help --man me edit x", "unexpected argument 'x': help --man takes one command", "help"),
         ("follows a b c", "unexpected argument 'c': follows takes two logins, A and B", "follows"),
         ("follows a", "follows needs two logins: A and B", "follows"),
         ("me edti", "unknown action 'edti': me takes edit, or nothing\nDid you mean 'edit'?", "me"),

@@ -167,7 +167,7 @@ struct CommandRouter: Sendable {
         guard topics.count == 1 else {
             throw Self.unknownSubcommand(topics, asked: "no help")
                 ?? UsageError(
-                    message: "unexpected argument '\(topics[1])': help takes one command",
+                    message: "unexpected argument '\(Self.extraWord(topics))': help takes one command",
                     command: CommandCatalog.helpSpec)
         }
         if HelpTopics.text(topic) != nil { return .help(.topic(topic)) }
@@ -197,6 +197,13 @@ struct CommandRouter: Sendable {
         return UsageError(message: message, command: CommandCatalog.helpSpec)
     }
 
+    /// The first of `words` past the command they name (`me edit` is one): the one too many (helper-295: `help me
+    /// edit x` named `edit`).
+    private static func extraWord(_ words: [String]) -> String {
+        let named = words.count > 2 && CommandCatalog.spec(named: words.prefix(2).joined(separator: " ")) != nil
+        return words[named ? 2 : 1]
+    }
+
     private func manualRoute(_ words: [String]) throws(UsageError) -> Route {
         // A subcommand's page is named in full: `help --man me edit`.
         let commands =
@@ -204,7 +211,9 @@ struct CommandRouter: Sendable {
             ? [words.joined(separator: " ")] : words
         guard commands.count <= 1 else {
             throw Self.unknownSubcommand(words, asked: "no manual page")
-                ?? UsageError(message: "help --man takes one command", command: CommandCatalog.helpSpec)
+                ?? UsageError(
+                    message: "unexpected argument '\(Self.extraWord(words))': help --man takes one command",
+                    command: CommandCatalog.helpSpec)
         }
         if let command = commands.first, CommandCatalog.spec(named: command) == nil {
             // A topic is a section of gh-users(1), which `help --man` alone writes.
