@@ -77,7 +77,10 @@ enum GraphQLTeamMembersResponse {
             response, as: GraphQLTeamMembersDTO.self, shape: "the team's members GitHub documents")
         guard let members = dto.data?.organization?.team?.members else {
             if let failure = answer.failure(errors.filter { $0.type != "NOT_FOUND" }, response) { throw failure }
-            guard dto.data != nil else { throw answer.malformed("no data and no errors") }
+            // `data` null beside a NOT_FOUND is not-found too (helper-294: "no data and no errors", exit 1).
+            guard dto.data != nil || errors.contains(where: { $0.type == "NOT_FOUND" }) else {
+                throw answer.malformed("no data and no errors")
+            }
             throw .failed(.notFound(resource: "team '\(team)'", requestID: requestID, byGraphQL: true))
         }
         try answer.refuse(errors, response)

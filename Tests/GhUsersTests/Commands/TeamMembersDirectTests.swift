@@ -99,6 +99,11 @@ struct TeamMembersDirectTests {
             #"{"data":{"organization":null},"errors":[{"type":"NOT_FOUND","path":["organization"],"#
                 + #""message":"Could not resolve to an Organization with the login of 'github'."}]}"#, false
         ),
+        // `data` itself null beside the NOT_FOUND (before: "no data and no errors", exit 1; helper-294).
+        (
+            #"{"data":null,"errors":[{"type":"NOT_FOUND","path":["organization"],"#
+                + #""message":"Could not resolve to an Organization with the login of 'github'."}]}"#, false
+        ),
     ])
     func anUnknownTeamIsRefusedAsRESTRefusesIt(body: String, organizationExists: Bool) async {
         let harness = CommandHarness.signedIn()
