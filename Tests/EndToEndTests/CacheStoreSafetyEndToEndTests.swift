@@ -145,11 +145,9 @@ struct CacheStoreSafetyEndToEndTests: EndToEndSuite {
     func anEntryThatCannotBeOpenedIsPassedOverWithAWarning() async throws {
         try await withServer { server in
             try await withFolder { folder in
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                #expect(chown(folder.path, 65_534, 65_534) == 0)
+                #expect(try AnotherUser.give(folder))
                 let show =
-                    #"setpriv --reuid=65534 --regid=65534 --clear-groups "$GH_USERS" show octocat --api-url "$API" "#
-                    + #"--cache-dir "$DIR" --format json"#
+                    AnotherUser.prefix + #" "$GH_USERS" show octocat --api-url "$API" --cache-dir "$DIR" --format json"#
                 let environment = ["API": server.baseURL, "DIR": folder.path]
                 let first = try await BinaryRunner.shell(show, environment: environment)
                 #expect(first.status == 0, "\(first.stderr)")
@@ -173,12 +171,9 @@ struct CacheStoreSafetyEndToEndTests: EndToEndSuite {
     func aReadOnlyCacheFolderIsOneWarningForTheRun() async throws {
         try await withServer { server in
             try await withFolder { folder in
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                #expect(chown(folder.path, 65_534, 65_534) == 0)
+                #expect(try AnotherUser.give(folder))
                 #expect(chmod(folder.path, 0o500) == 0)
-                let list =
-                    #"setpriv --reuid=65534 --regid=65534 --clear-groups "$GH_USERS" list --limit 300 "#
-                    + #"--api-url "$API" --cache-dir "$DIR""#
+                let list = AnotherUser.prefix + #" "$GH_USERS" list --limit 300 --api-url "$API" --cache-dir "$DIR""#
                 let result = try await BinaryRunner.shell(
                     list, environment: ["API": server.baseURL, "DIR": folder.path])
                 #expect(result.status == 0)

@@ -81,11 +81,23 @@ extension EndToEndSuite {
 }
 
 extension Trait where Self == ConditionTrait {
-    /// For a test that runs the binary as `nobody` (`setpriv --reuid=65534 --regid=65534 --clear-groups`): what
-    /// root may do regardless of permissions, another user may not.
+    /// For a test that runs the binary as `nobody` (`AnotherUser`): what root may do regardless of permissions,
+    /// another user may not.
     static var asAnotherUser: Self {
         .enabled(
             if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
             "needs root and setpriv to run as another user: skipped")
+    }
+}
+
+/// How a test runs a command as `nobody`, where `.asAnotherUser` lets it.
+enum AnotherUser {
+    /// Put before a command in a shell script.
+    static let prefix = "setpriv --reuid=65534 --regid=65534 --clear-groups"
+
+    /// Makes `folder` and gives it to `nobody`; whether it could.
+    static func give(_ folder: URL) throws -> Bool {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return chown(folder.path, 65_534, 65_534) == 0
     }
 }

@@ -165,7 +165,7 @@ struct InstallScriptEndToEndTests {
     @Test(.asAnotherUser)
     func anotherUserWithoutATerminalIsToldWhatToRun() async throws {
         let (result, log) = try await withFakeApt(
-            plan: Self.newOnly, arguments: "", prefix: "setpriv --reuid=65534 --regid=65534 --clear-groups")
+            plan: Self.newOnly, arguments: "", prefix: AnotherUser.prefix)
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.contains("'sudo apt-get install --no-upgrade -y libcurl4-openssl-dev'"))
         #expect(!result.stderr.contains("Running:"))

@@ -24,8 +24,7 @@ struct TokenAndAPIURLEndToEndTests: EndToEndSuite {
                 try Data("ghp_rootsToken42\n".utf8).write(to: token)
                 #expect(chmod(token.path, 0o600) == 0)
                 let show =
-                    #"setpriv --reuid=65534 --regid=65534 --clear-groups "$GH_USERS" show octocat --api-url "$API" "#
-                    + #"--token-file "$TOKEN" --no-cache"#
+                    AnotherUser.prefix + #" "$GH_USERS" show octocat --api-url "$API" --token-file "$TOKEN" --no-cache"#
                 let result = try await BinaryRunner.shell(
                     show, environment: ["API": server.baseURL, "TOKEN": token.path])
                 #expect(result.status == 64)
