@@ -57,16 +57,19 @@ extension GitHubRepository {
             throw await withholding(error, list, of: owner)
         }
         guard page.items.isEmpty, page.next == nil else { return page }
-        try await refuseEmpty(list, of: owner)
+        try await refuseEmpty(list, of: owner, noContent: page.noContent)
         return page
     }
 
-    /// An empty first page of a repository whose count says it has some: withheld.
-    package func refuseEmpty(_ list: WithheldList, of owner: ListOwner) async throws(DomainError) {
+    /// An empty first page (or a 204's none) of a repository whose count says it has some: withheld.
+    package func refuseEmpty(_ list: WithheldList, of owner: ListOwner, noContent: Bool = false)
+        async throws(DomainError)
+    {
         let repository = try await fetch(GitHubEndpoints.repository(owner))
         let counted = Int(JSONText.text(of: list.countKey, in: repository.raw.bytes)) ?? 0
         guard counted > 0 else { return }
-        throw Self.withheld(list, of: owner, status: 200, saying: "an empty list, of \(counted); ")
+        let (status, answer) = noContent ? (204, "no list") : (200, "an empty list")
+        throw Self.withheld(list, of: owner, status: status, saying: "\(answer), of \(counted); ")
     }
 
     /// Why GitHub refused the list: the repository is missing or the list is withheld. A 404 has asked for the

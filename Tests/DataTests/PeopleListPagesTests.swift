@@ -84,19 +84,23 @@ struct PeopleListPagesTests {
         #expect(message.hasSuffix(" (GitHub said: " + String(repeating: "x", count: 149) + "…)"), "\(message)")
     }
 
-    @Test func anEmptyFirstPageOfACountedListIsWithheldAndOfAnEmptyOneIsNot() async throws {
+    /// A 204 in place of the first page is said as the 204 it was: it was "an empty list", HTTP 200.
+    @Test(arguments: [(200, "[]", "an empty list"), (204, "", "no list")])
+    func anEmptyFirstPageOfACountedListIsWithheldAndOfAnEmptyOneIsNot(
+        status: Int, body: String, said: String
+    ) async throws {
         let stub = StubTransport()
-        stub.stub("https://api.github.com/repos/octo/app/subscribers?per_page=30", body: "[]")
+        stub.stub("https://api.github.com/repos/octo/app/subscribers?per_page=30", status: status, body: body)
         stub.stub("https://api.github.com/repos/octo/app", body: #"{"id":1,"subscribers_count":2}"#)
         let watchers = GitHubEndpoints.accounts(.watchers, under: Self.owner)
         let error = await Self.refusal { () async throws(DomainError) in
             _ = try await Self.repository(stub).firstPage(watchers, perPage: 30, withheld: .watchers, of: Self.owner)
         }
-        guard case .unauthorized(200, let message, .withheld("octo/app", "watchers"), _)? = error else {
-            Issue.record("not withheld: \(String(describing: error))")
+        guard case .unauthorized(status, let message, .withheld("octo/app", "watchers"), _)? = error else {
+            Issue.record("not withheld with \(status): \(String(describing: error))")
             return
         }
-        #expect(message.hasPrefix("an empty list, of 2; since July 2026 GitHub lists a repository's watchers"))
+        #expect(message.hasPrefix(said + ", of 2; since July 2026 GitHub lists a repository's watchers"))
 
         let empty = StubTransport()
         empty.stub("https://api.github.com/repos/octo/app/subscribers?per_page=30", body: "[]")

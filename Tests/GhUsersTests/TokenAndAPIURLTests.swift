@@ -206,6 +206,7 @@ struct TokenAndAPIURLTests {
 
     @Test(arguments: [
         "http://127.0.0.1:65536", "http://127.0.0.1:99999", "https://ghe.example:0/api", "http://h:1000000",
+        "http://127.0.0.1:", "https://ghe.example:/api/v3",
     ])
     func aPortOutOfRangeIsAUsageError(text: String) throws {
         let error = try #require(

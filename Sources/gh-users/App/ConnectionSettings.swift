@@ -126,7 +126,8 @@ struct ConnectionSettings: Sendable, Equatable {
         if authority.contains("%"), !ipv6 {
             throw invalid("its host holds a percent-encoded character: write the host name as it is")
         }
-        if let port = url.port, !(1...65535).contains(port) {
+        // An empty port (`http://127.0.0.1:`) was taken as the scheme's, and named so in every later message.
+        if authority.hasSuffix(":") || url.port.map({ !(1...65535).contains($0) }) == true {
             throw invalid("the port must be from 1 to 65535")
         }
         // URLSession on Linux refuses 127.1, 2130706433, 0x7f000001 and 127.000.000.001 with an NSURLError code.
