@@ -248,7 +248,7 @@ struct TryScriptEndToEndTests {
             #"""
             cd "\#(sandbox.here.path)"
             "$TRY_BIN/github-standin" --port 0 --rate-limit 2 > log 2>&1 &
-            for _ in $(seq 400); do grep -q listening log && break; sleep 0.05; done
+            for _ in $(seq 400); do grep -qs listening log && break; sleep 0.05; done
             export GH_USERS_API_URL=$(sed -n 's/.*listening on \(http[^ ]*\).*/\1/p' log) GH_TOKEN=gho_octocat
             "$TRY_BIN/gh-users" access github --json > /dev/null
             echo "status $?"
