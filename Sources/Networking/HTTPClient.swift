@@ -73,6 +73,8 @@ package struct HTTPClient: Sendable {
     private let attemptTimers = AttemptTimers()
     /// Whether this run has said that GitHub is retiring the API version it asks for: said once, not per request.
     private let retirementNotice = OnceFlag()
+    /// Until when no request starts, after a secondary limit: shared by the requests in flight together.
+    private let secondaryLimitPause = PauseUntil()
 
     /// Attempt deadlines still armed: zero whenever no request is in flight.
     package var armedAttemptTimers: Int { attemptTimers.armed }
@@ -190,6 +192,7 @@ package struct HTTPClient: Sendable {
         var retriesUsed = 0
         var primaryWaits = 0
         var attempts = 0
+        var ownPauseEnd: Date?
         // The loop's own clock, so a test's recorded waits count as time passed.
         let started = clock.now()
         func failure(_ error: TransportError) -> RequestFailure {
@@ -203,6 +206,16 @@ package struct HTTPClient: Sendable {
         }
         while true {
             if Task.isCancelled { throw cancelledBetweenAttempts() }
+            // GitHub asks to "stop making requests temporarily" on a secondary limit: another request's limit
+            // holds this one too, where 15 more lookups went out during a 3 s wait (helper-297).
+            // From the end of this request's own wait, which the clock of a test may not show as passed.
+            if let rest = secondaryLimitPause.left(now: max(clock.now(), ownPauseEnd ?? .distantPast)) {
+                do {
+                    try await clock.sleep(rest, .secondaryRateLimit)
+                } catch {
+                    throw cancelledBetweenAttempts()
+                }
+            }
             attempts += 1
             let outcome = await attempt(request)
             let decision = schedule.decide(
@@ -219,6 +232,10 @@ package struct HTTPClient: Sendable {
                     noticeRetirement(response)
                 }
                 return try outcome.mapError(failure).get()
+            }
+            if case .secondaryRateLimit = reason {
+                ownPauseEnd = clock.now() + delay.inSeconds
+                secondaryLimitPause.extend(to: ownPauseEnd ?? .distantPast)
             }
             if case .primaryRateLimit = reason {
                 primaryWaits += 1

@@ -59,7 +59,8 @@ package enum HeaderValue {
     /// `Retry-After` in either of RFC 9110's forms (§10.2.3): delta-seconds, or an HTTP-date, which becomes the
     /// wait from `now` (none when the date has passed).
     package static func retryAfter(_ text: String?, now: Date) -> HeaderField<Duration> {
-        guard let text else { return .absent }
+        // Blank is absent: GitHub's abuse limit "can sometimes" send it so (octokit/plugin-throttling.js).
+        guard let text, !text.allSatisfy(\.isWhitespace) else { return .absent }
         if let seconds = integer(text, in: 0...maximumDeltaSeconds) {
             return .valid(.seconds(seconds))
         }

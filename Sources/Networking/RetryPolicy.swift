@@ -96,8 +96,9 @@ package enum RetryDecision: Sendable, Equatable {
 ///   body) or a 500, 502, 503 or 504: retried after a random share of min(8 s, 0.25 s × 2^n), for an
 ///   idempotent method (or a POST that only reads), at most `maxRetries` times; a 5xx's `Retry-After`, up to
 ///   60 s, stretches the wait;
-/// - a secondary limit (429, or 403 with `Retry-After` or GitHub's secondary-limit message): retried after
-///   `Retry-After`, or 60 s, counting against `maxRetries`;
+/// - a secondary limit (429, or 403 with `Retry-After` or GitHub's secondary-limit or abuse-detection message):
+///   retried after `Retry-After` (at least a second), or 60 s, doubled for each earlier retry of the request,
+///   counting against `maxRetries`;
 /// - a spent primary limit (403 or 429 with `x-ratelimit-remaining: 0`): delivered (Data makes it
 ///   `rateLimited`, exit 5), or with `waitOnPrimaryLimit` retried a second after the reset (60 s when none
 ///   came), not counting against `maxRetries` (the client caps these waits at 10);
@@ -169,13 +170,17 @@ package struct RetrySchedule: Sendable {
         }
         guard repeatable, retriesUsed < policy.maxRetries else { return .deliver }
         if limit.isSecondaryLimit(status: response.status, body: response.body) {
-            let wait: Duration
+            let given: Duration
             switch limit.retryAfter {
-            case .valid(let retryAfter): wait = retryAfter
-            case .absent: wait = policy.secondaryLimitWait
+            case .valid(let retryAfter): given = retryAfter
+            case .absent: given = policy.secondaryLimitWait
             // Not a wait anyone can take: Data reports the malformed header.
             case .malformed: return .deliver
             }
+            // GitHub: "If your request continues to fail due to a secondary rate limit, wait for an exponentially
+            // increasing amount of time between retries." Each retry of the request doubles the wait, from at
+            // least a second: `Retry-After: 0` again and again sent 11 requests in 0.4 s (helper-297).
+            let wait = max(given, .seconds(1)) * (1 << min(retriesUsed, 20))
             // --max-wait bounds every wait, --wait-on-rate-limit or not.
             if wait > policy.maximumWait { return .deliver }
             return .retry(after: wait, reason: .secondaryRateLimit)
@@ -295,13 +300,16 @@ package struct RateLimitInfo: Sendable, Equatable {
         (status == 403 || status == 429) && remaining == .valid(0)
     }
 
-    /// A 429, or a 403 that carries `Retry-After` or GitHub's secondary-rate-limit message.
+    /// A 429, or a 403 that carries `Retry-After` or GitHub's secondary-rate-limit message, in its words since
+    /// 2021 or before ("You have triggered an abuse detection mechanism", often with a blank `Retry-After`:
+    /// octokit/plugin-throttling.js treats it as this limit; inaka/erlang-github#27 and hub4j/github-api#289
+    /// recorded it). It was an authentication failure, exit 4, not waited (helper-297).
     package func isSecondaryLimit(status: Int, body: Foundation.Data) -> Bool {
         if status == 429 { return true }
         guard status == 403 else { return false }
         if retryAfter != .absent { return true }
         let text = String(decoding: body.prefix(2048), as: UTF8.self).lowercased()
-        return text.contains("secondary rate limit")
+        return text.contains("secondary rate limit") || text.contains("abuse detection")
     }
 }
 
