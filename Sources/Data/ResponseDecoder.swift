@@ -89,9 +89,11 @@ enum ResponseDecoder {
             throw .malformedResponse(
                 endpoint: body.label, detail: "item \(index + 1) is \(kind(of: body.bytes[range])), not an object")
         }
-        let records = elements.map { range -> Record in
+        let records = try elements.enumerated().map { index, range throws(DomainError) -> Record in
             let raw = Array(body.bytes[range])
-            return Record(id: Int64(JSONText.text(of: "id", in: raw)), raw: RawJSON(bytes: raw))
+            // As a decoded list's items are (`items`): jq and `--fields` keep the last, a table the same.
+            try refuseRepeatedKey(raw, endpoint: body.label, item: index + 1)
+            return Record(id: recordID(raw), raw: RawJSON(bytes: raw))
         }
         var page = Page(items: records, next: body.next)
         page.bodyBytes = body.bytes.count

@@ -16,7 +16,8 @@ struct ListGPGKeysCommand: AccountRecordsCommand {
         abstract: "List an account's GPG keys (GET /users/{username}/gpg_keys).",
         usage: "gh-users gpg-keys LOGIN [--limit N | --all] [options]",
         discussion: """
-            The table shows each key's id, the emails it covers, whether it can sign and when it expires.
+            The table shows each key's id, the emails it covers, whether it can sign and when it expires
+            ("never" where GitHub says null; blank where it says nothing).
             JSON carries GitHub's whole key objects, subkeys and the armoured raw_key included.
             """,
         arguments: [("LOGIN", "The account whose GPG keys to list.")],
@@ -60,7 +61,11 @@ struct ListGPGKeysCommand: AccountRecordsCommand {
             Column("EXPIRES", key: "expires_at") { key in
                 let text = JSONText.text(of: "expires_at", in: key.raw.bytes)
                 guard context.format == .table else { return text }
-                return text.isEmpty ? "never" : RelativeTime.cell(text, context: context)
+                // GitHub's null is "never"; a missing or empty value stays blank, as `can_sign`'s does.
+                let bytes = key.raw.bytes
+                let value = (try? JSONText.objectMembers(bytes))?["expires_at"]
+                let never = value.map { bytes[$0].elementsEqual("null".utf8) } ?? false
+                return text.isEmpty ? (never ? "never" : "") : RelativeTime.cell(text, context: context)
             },
         ]
     }

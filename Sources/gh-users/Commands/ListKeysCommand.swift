@@ -21,7 +21,8 @@ struct ListKeysCommand: AccountRecordsCommand {
             prints it (SHA256 of the key), and the key itself (cut to fit in the table, whole elsewhere). JSON
             is GitHub's records as sent, without the two computed ones: ask for them with --fields. A key that
             does not decode shows '?' as its fingerprint (an empty cell in tsv and csv, null in JSON) and never
-            stops the listing.
+            stops the listing; its type is the first word of its text where that names one (ssh-…, ecdsa-…,
+            sk-…), else '?' too.
             """,
         arguments: [("LOGIN", "The account whose keys to list.")],
         options: [],
@@ -57,10 +58,13 @@ struct ListKeysCommand: AccountRecordsCommand {
 
 /// The parts of an SSH public key's text (`TYPE BASE64 [COMMENT]`) that a table shows.
 enum SSHKeyText {
-    /// `ssh-ed25519`, or `?` when the text does not start with a type.
+    /// `ssh-ed25519`: the first word where it names a key type (`ssh-…`, `ecdsa-…`, `sk-…`, as `ssh-keygen`'s
+    /// do), else `?`. Any text of two words showed its first: `not a key` was of type `not` (helper-296).
     static func type(of key: String) -> String {
         let words = key.split(whereSeparator: \.isWhitespace)
-        guard words.count >= 2, let first = words.first else { return Column<Record>.unknown }
+        guard words.count >= 2, let first = words.first, ["ssh-", "ecdsa-", "sk-"].contains(where: first.hasPrefix),
+            first.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-@._".contains($0)) })
+        else { return Column<Record>.unknown }
         return String(first)
     }
 }

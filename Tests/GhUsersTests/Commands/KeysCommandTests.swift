@@ -107,8 +107,9 @@ struct KeysCommandTests {
         let github = StubTransport()
         github.answer(
             "GET /users/octocat/gpg_keys?per_page=30",
-            json: #"[{"key_id":"A1","emails":[],"can_sign":null},{"key_id":"B2","emails":[],"can_sign":false},"#
-                + #"{"key_id":"C3","emails":[],"can_sign":true}]"#)
+            json: #"[{"key_id":"A1","emails":[],"can_sign":null,"expires_at":null},"#
+                + #"{"key_id":"B2","emails":[],"can_sign":false,"expires_at":null},"#
+                + #"{"key_id":"C3","emails":[],"can_sign":true,"expires_at":null}]"#)
         let (env, out, _) = AppEnvironment.test(http: github, stdoutTTY: true, width: 120)
         #expect(await run(["gpg-keys", "octocat", "--color", "never"], env) == 0)
         let signs = out.text.split(separator: "\n").dropFirst().map { row in
@@ -120,6 +121,34 @@ struct KeysCommandTests {
 
     /// An expiry is the one time that is normally to come: the table says when ("in 2 years"), where it said
     /// "in the future" for every key not yet expired. Now is 2027-01-15T08:00:00Z.
+    /// Only GitHub's null is "never": a missing or empty `expires_at` said "never" too, a value GitHub did not
+    /// send (helper-296).
+    @Test func aGPGKeyNeverExpiresOnlyWhereGitHubSaysNull() async {
+        let github = StubTransport()
+        github.answer(
+            "GET /users/octocat/gpg_keys?per_page=30",
+            json: #"[{"key_id":"A1","can_sign":true,"expires_at":null},{"key_id":"B2","can_sign":true},"#
+                + #"{"key_id":"C3","can_sign":true,"expires_at":""}]"#)
+        let (env, out, _) = AppEnvironment.test(http: github, stdoutTTY: true, width: 120)
+        #expect(await run(["gpg-keys", "octocat", "--color", "never"], env) == 0)
+        // KEY ID, EMAILS (blank), CAN SIGN, EXPIRES.
+        let cells = out.text.split(separator: "\n").dropFirst().map { $0.split(separator: " ").dropFirst(2).first }
+        #expect(cells == ["never", nil, nil], "\(out.text)")
+    }
+
+    /// A key type is a word that names one: any text of two words showed its first (`not a key` as `not`, and a
+    /// line separator split `a\u{2028}b…` into `a`; helper-296).
+    @Test func aTextThatNamesNoKeyTypeHasNone() async {
+        let github = StubTransport()
+        github.answer(
+            "GET /users/octocat/keys?per_page=30",
+            json: #"[{"id":1,"key":"not a key"},{"id":2,"key":"a\u2028b c"},"#
+                + #"{"id":3,"key":"sk-ssh-ed25519@openssh.com AAAA"}]"#)
+        let (env, out, _) = AppEnvironment.test(http: github)
+        #expect(await run(["keys", "octocat", "--format", "tsv", "--fields", "id,type"], env) == 0)
+        #expect(out.text == "1\t\n2\t\n3\tsk-ssh-ed25519@openssh.com\n", "\(out.text)")
+    }
+
     @Test func aGPGKeyThatExpiresLaterSaysWhen() async {
         let github = StubTransport()
         github.answer(
