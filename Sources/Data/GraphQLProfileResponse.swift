@@ -149,7 +149,14 @@ enum GraphQLProfileResponse {
 
     /// The graphql bucket is spent, if `errors` say so: GitHub's `{"type":"RATE_LIMIT","code":"graphql_rate_limit"}`
     /// with status 200, or the older `RATE_LIMITED`. Every GraphQL answer gh-users reads is checked for it.
+    /// The secondary limit, in GitHub's words, is that limit as REST's is (`ErrorMapping`), once the client has
+    /// waited it out as often as `--retries` allows: back when `Retry-After` says, else unknown.
     static func spentLimit(_ errors: [GraphQLProfileResponseDTO.ErrorDTO], response: HTTPResponse) -> DomainError? {
+        if let secondary = errors.first(where: { RateLimitInfo.namesTheSecondaryLimit($0.message ?? "") }) {
+            return .rateLimited(
+                resetAt: RateLimitInfo(response, now: Date()).retryAt.value,
+                message: "GraphQL: " + (secondary.message ?? ""), resource: DomainError.secondaryLimit)
+        }
         let limited = errors.first { error in
             error.type == "RATE_LIMIT" || error.type == "RATE_LIMITED" || error.code == "graphql_rate_limit"
         }

@@ -25,6 +25,16 @@ package enum GraphQLTimeout {
         return isTimeout(message: error.message, type: error.type, hasPath: error.path != nil)
     }
 
+    /// The messages of a 200's body that is errors alone (no data), read as `isTimeoutAnswer` reads one; nil
+    /// for any other body.
+    package static func errorsOnlyMessages(_ body: Foundation.Data) -> [String]? {
+        guard body.count <= 4_096, body.range(of: Foundation.Data(#""errors""#.utf8)) != nil,
+            let answer = try? JSONDecoder().decode(Answer.self, from: body), answer.data == nil,
+            !answer.errors.isEmpty
+        else { return nil }
+        return answer.errors.map { $0.message ?? "" }
+    }
+
     private struct Answer: Decodable {
         struct Error: Decodable {
             let message: String?

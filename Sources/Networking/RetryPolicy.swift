@@ -304,11 +304,22 @@ package struct RateLimitInfo: Sendable, Equatable {
     /// 2021 or before ("You have triggered an abuse detection mechanism", often with a blank `Retry-After`:
     /// octokit/plugin-throttling.js treats it as this limit; inaka/erlang-github#27 and hub4j/github-api#289
     /// recorded it). It was an authentication failure, exit 4, not waited (helper-297).
+    /// GraphQL's is "200 or 403" (GitHub's "Rate limits and node limits for the GraphQL API"): a 200 whose body
+    /// is errors alone, one of them in those words (it was "GitHub answered HTTP 200", exit 1, or for profiles
+    /// a REST request per account while limited; helper-297).
     package func isSecondaryLimit(status: Int, body: Foundation.Data) -> Bool {
         if status == 429 { return true }
+        if status == 200 {
+            return GraphQLTimeout.errorsOnlyMessages(body)?.contains(where: Self.namesTheSecondaryLimit) ?? false
+        }
         guard status == 403 else { return false }
         if retryAfter != .absent { return true }
-        let text = String(decoding: body.prefix(2048), as: UTF8.self).lowercased()
+        return Self.namesTheSecondaryLimit(String(decoding: body.prefix(2048), as: UTF8.self))
+    }
+
+    /// GitHub's words for the secondary limit, today's and before 2021's.
+    package static func namesTheSecondaryLimit(_ message: String) -> Bool {
+        let text = message.lowercased()
         return text.contains("secondary rate limit") || text.contains("abuse detection")
     }
 }

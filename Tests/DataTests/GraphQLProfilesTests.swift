@@ -248,6 +248,22 @@ struct GraphQLProfileResponseTests {
                             message: "GraphQL: API rate limit already exceeded for user ID 1.", resource: "graphql"))))
     }
 
+    /// GraphQL's secondary limit may come with status 200 (GitHub's "Rate limits and node limits for the GraphQL
+    /// API": "200 or 403"), its words in an error: once the client has waited it out, it is that limit, back when
+    /// `Retry-After` says. It went to REST, a request per account, while limited (helper-297).
+    @Test func aSecondaryLimitInA200IsThatLimit() {
+        let body = #"{"errors":[{"message":"You have exceeded a secondary rate limit. Please wait a few minutes."}]}"#
+        let result = decode(
+            body, headers: [("Retry-After", "30"), ("Date", "Sun, 06 Dec 2026 14:00:00 GMT")], logins: ["a"])
+        guard case .failure(.failed(.rateLimited(let retryAt, let message, DomainError.secondaryLimit?, _))) = result
+        else {
+            Issue.record("not the secondary limit: \(result)")
+            return
+        }
+        #expect(retryAt != nil)
+        #expect(message == "GraphQL: You have exceeded a secondary rate limit. Please wait a few minutes.")
+    }
+
     @Test func aBadTokenFailsEveryLoginAndOtherStatusesGoToREST() {
         guard
             case .failure(.failed(.unauthorized(401, _, _, _))) = decode(

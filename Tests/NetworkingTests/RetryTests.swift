@@ -173,6 +173,24 @@ struct RetryScheduleTests {
         #expect(wait([("Retry-After", "")], body: #"{"message":"Must have admin rights"}"#, used: 0) == .deliver)
     }
 
+    /// GraphQL's secondary limit may be a 200 whose body is errors alone in those words (GitHub's "Rate limits and
+    /// node limits for the GraphQL API": "200 or 403"): waited as a 403's is. An answer with data, or a REST page
+    /// that happens to hold the words, is no limit.
+    @Test func aGraphQLSecondaryLimitIn200IsWaited() {
+        let limited = #"{"errors":[{"message":"You have exceeded a secondary rate limit."}]}"#
+        func post(_ body: String, method: HTTPMethod = .post) -> RetryDecision {
+            schedule.decide(
+                .success(response(200, [("Retry-After", "2")], body: body)), method: method, retriesUsed: 0,
+                random: 1, now: now, repeatableQuery: .asIs)
+        }
+        #expect(post(limited) == .retry(after: .seconds(2), reason: .secondaryRateLimit))
+        #expect(
+            post(#"{"data":{"viewer":null},"errors":[{"message":"You have exceeded a secondary rate limit."}]}"#)
+                == .deliver)
+        #expect(post(#"[{"login":"a","bio":"You have exceeded a secondary rate limit."}]"#, method: .get) == .deliver)
+        #expect(post(#"{"errors":[{"message":"Something else"}]}"#) == .deliver)
+    }
+
     @Test func aSpentPrimaryLimitFailsAtOnceUnlessAskedToWait() {
         let reset = now.addingTimeInterval(90)
         let spent = response(
