@@ -189,7 +189,7 @@ struct AccessSchedule {
             return max(0, cost ?? 0)
         case .failed(let failure):
             listingInFlight = false
-            throw Self.stopping(failure, pages: 0)
+            throw Self.stopping(failure)
         case .answered(let asks, let answers, let cost):
             sizing.succeeded(count: asks.count)
             for (ask, answer) in zip(asks, answers) {
@@ -225,7 +225,7 @@ struct AccessSchedule {
             }
             return max(0, cost ?? 0)
         case .refused(let asks, let failure):
-            guard case .tooLarge(let reason) = failure else { throw Self.stopping(failure, pages: asks.count) }
+            guard case .tooLarge(let reason) = failure else { throw Self.stopping(failure) }
             switch sizing.refused(count: asks.count) {
             case .retry, .single:
                 // A page of one is asked again too (a passing 502 or 504 ended the map at once before): REST has
@@ -278,7 +278,7 @@ struct AccessSchedule {
             detail: "\(connection) next page was read before (its cursor came back), so paging stopped")
     }
 
-    private static func stopping(_ failure: GraphQLBatchFailure, pages: Int) -> DomainError {
+    private static func stopping(_ failure: GraphQLBatchFailure) -> DomainError {
         switch failure {
         case .failed(let error): return error
         case .tooLarge(let reason), .unsupported(let reason):

@@ -223,17 +223,12 @@ package enum GitHubEndpoints {
 
     private static let accounts = ResponseDecoder.list(of: UserDTO.self) { $0.toDomain(raw: $1) }
 
-    /// An account object inside a listed record (a stargazer's `user`), read as a list's account is.
-    package static func account(_ bytes: [UInt8], in endpoint: String) throws(DomainError) -> User {
-        try ResponseDecoder.user(ResourceBody(bytes: bytes, next: nil, label: endpoint, headers: [:], status: 200))
-    }
-
-    /// A login as one path segment.
     /// What a 404 means for a row under one owner: `organization 'github'` under `{org}`, else `user 'mona'`.
     private static func missing(_ owner: Login, in endpoint: Endpoint) -> String {
         (endpoint.parameters == ["org"] ? "organization" : "user") + " '\(owner.value)'"
     }
 
+    /// A login as one path segment.
     private static func segment(_ login: Login) -> String {
         URLEncoding.pathSegment(login.value)
     }

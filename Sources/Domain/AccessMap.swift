@@ -75,13 +75,6 @@ package struct AccessRecord: Sendable, Equatable {
         self.twoFactor = twoFactor
         self.raw = raw
     }
-
-    /// Repository, then login, case aside: the order records are written in, so two runs compare line by line.
-    package static func inOrder(_ lhs: AccessRecord, _ rhs: AccessRecord) -> Bool {
-        let repository = AccessOrder.compare(lhs.repository, rhs.repository)
-        if repository != 0 { return repository < 0 }
-        return AccessOrder.compare(lhs.login, rhs.login) < 0
-    }
 }
 
 /// The order of the access map: case-insensitive (ASCII, as GitHub's names are), ties broken by the bytes so

@@ -82,13 +82,7 @@ extension UsersRepository {
         }
     }
 
-    /// The profiles `references` name, at most `concurrency` asked at once, in the order asked; each lookup's
-    /// failure in its place (`GetUsersUseCase`).
-    package func users(_ references: [UserReference], concurrency: Int) async -> [Result<User, DomainError>] {
-        await GetUsersUseCase(repository: self).execute(references, concurrency: concurrency)
-    }
-
-    /// The same profiles, each handed to `deliver` in the order asked as soon as those before it are in, so that
+    /// The profiles `references` name, at most `concurrency` asked at once (`GetUsersUseCase`), each handed to `deliver` in the order asked as soon as those before it are in, so that
     /// a caller holds a window of them, not all; `deliver` returns false to stop the lookups.
     package func users(
         _ references: [UserReference], concurrency: Int, deliver: (Result<User, DomainError>) -> Bool

@@ -23,11 +23,6 @@ package struct HTTPClientConfiguration: Sendable {
         self.token = token
         self.apiVersion = apiVersion
     }
-
-    /// github.com itself.
-    package static func github(userAgent: String, token: String?) -> HTTPClientConfiguration {
-        HTTPClientConfiguration(baseURL: URL(string: "https://api.github.com")!, userAgent: userAgent, token: token)
-    }
 }
 
 /// Time, chance and sleep for the retry loop, injected so tests run the schedule without waiting.

@@ -332,14 +332,14 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
             // waits on URLSession's queue, which may at that moment be resuming this very continuation and
             // need that lock: a deadlock (`list --all | head -1`, Ctrl-C mid-crawl, release builds). So the
             // caller is answered from another queue, and the transfer is stopped from a thread of its own.
-            DispatchQueue.global().async { self.abandon(task, transfer) }
+            DispatchQueue.global().async { self.abandon(transfer) }
         }
     }
 
     /// Answers a cancelled caller at once. The transfer itself is left to end on its own (its answer, or the
     /// session's timeout), its bytes dropped: `URLSessionTask.cancel()` racing the answer's arrival trips
     /// swift-corelibs-foundation's "task that is not in the registry" fatal error (3 runs in 3 of 2,000 races).
-    private func abandon(_ task: URLSessionDataTask, _ transfer: Transfer) {
+    private func abandon(_ transfer: Transfer) {
         let continuation = lock.withLock { () -> CheckedContinuation<(Foundation.Data, URLResponse), any Error>? in
             transfer.abandoned = true
             transfer.body = Foundation.Data()

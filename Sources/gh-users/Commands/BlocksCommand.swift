@@ -54,10 +54,6 @@ struct ListBlocksCommand: GitHubCommand, PagedOptions {
         fields: FieldCatalog.account
     ).paging("blocked accounts", profiles: false)
 
-    init(paging: PagingOptions = PagingOptions()) {
-        self.paging = paging
-    }
-
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
         paging = parsed.paging
     }

@@ -29,10 +29,6 @@ struct ListEmailsCommand: GitHubCommand, PagedOptions {
         fields: ["email", "primary", "verified", "visibility"]
     ).paging("email addresses", profiles: false)
 
-    init(paging: PagingOptions = PagingOptions()) {
-        self.paging = paging
-    }
-
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
         paging = parsed.paging
     }

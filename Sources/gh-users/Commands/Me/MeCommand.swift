@@ -40,8 +40,6 @@ struct MeCommand: GitHubCommand, NestingCommand {
         UsageError(message: "--\(option.name) changes the profile: gh-users me edit --\(option.name) …", command: spec)
     }
 
-    init() {}
-
     /// `me` takes no word but `edit`, which the router takes to the subcommand.
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
         if let word = parsed.positionals.first {
@@ -104,10 +102,6 @@ struct MeEditCommand: GitHubCommand {
         ],
         fields: MeCommand.fields
     )
-
-    init(edit: ProfileEdit) {
-        self.edit = edit
-    }
 
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
         edit = try ProfileEdit.options.parse(parsed, spec: spec)
