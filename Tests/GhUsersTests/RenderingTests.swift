@@ -216,6 +216,19 @@ struct ShowRendererTests {
         }
     }
 
+    /// What GitHub did not send is no text beside what it did (helper-296): no login is no "()" after the name,
+    /// a following count alone is its own row (it was "Followers  following 0"), an empty URL no row.
+    @Test func aProfileMissingSomeOfItsFieldsSaysOnlyWhatWasSent() {
+        var profile = User(id: 9, login: "", raw: RawJSON(#"{"login":"","id":9}"#))
+        profile.name = "Mona"
+        profile.following = 0
+        profile.htmlURL = ""
+        let text = ShowUsersRenderer.profile(profile, context: context(.table))
+        #expect(text.hasPrefix("Mona\n"), "\(text)")
+        #expect(text.contains("  Following  0\n") && !text.contains("Followers"), "\(text)")
+        #expect(!text.contains("URL"), "\(text)")
+    }
+
     /// The type row says what GitHub sent: none sent is no row (before: "User", where csv and tsv were blank).
     @Test func aTypeGitHubDidNotSendIsNoRow() {
         let untyped = User(id: 9, login: "missing", raw: RawJSON(#"{"login":"missing","id":9,"type":null}"#))

@@ -57,7 +57,7 @@ struct ShowCommandTests {
         #expect(await GhUsersApp(environment: env).run(["show", "d1", "--format", "table"]) == 0)
         let rows = out.text.split(separator: "\n").map { $0.split(separator: " ").joined(separator: " ") }
         #expect(rows.contains("Repos 1 gist"), "\(out.text)")
-        #expect(rows.contains("Followers following 5"), "\(out.text)")
+        #expect(rows.contains("Following 5"), "\(out.text)")
         #expect(!out.text.contains("Twitter"), "\(out.text)")
     }
 

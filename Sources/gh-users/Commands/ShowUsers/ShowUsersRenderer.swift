@@ -55,7 +55,9 @@ enum ShowUsersRenderer {
         func clean(_ text: String) -> String { TerminalSanitizer.sanitize(text) }
         var title = colors.bold(clean(user.login))
         if let name = user.name, !name.isEmpty {
-            title = colors.bold(DisplayWidth.truncate(clean(name), toWidth: context.width / 2)) + " (" + title + ")"
+            let shown = colors.bold(DisplayWidth.truncate(clean(name), toWidth: context.width / 2))
+            // No login sent is no "()" beside the name.
+            title = user.login.isEmpty ? shown : shown + " (" + title + ")"
         }
         // The type as GitHub sent it: none sent is no row (before: "User", which csv and tsv left blank).
         let kind = [JSONText.text(of: "type", in: user.raw.bytes), user.siteAdmin ? "site admin" : ""]
@@ -78,12 +80,12 @@ enum ShowUsersRenderer {
         if let followers = user.followers {
             fields.append(("Followers", "\(followers)" + (user.following.map { ", following \($0)" } ?? "")))
         } else if let following = user.following {
-            fields.append(("Followers", "following \(following)"))
+            fields.append(("Following", "\(following)"))
         }
         // The time as GitHub sent it, as the `created_at` column shows it: relative on a terminal where it reads.
         let joined = JSONText.text(of: "created_at", in: user.raw.bytes)
         if !joined.isEmpty { fields.append(("Joined", RelativeTime.cell(joined, context: context))) }
-        if let url = user.htmlURL { fields.append(("URL", url)) }
+        if let url = user.htmlURL, !url.isEmpty { fields.append(("URL", url)) }
         fields += extra
         let labelWidth = fields.map { $0.0.count }.max() ?? 0
         var text = title + "\n"
