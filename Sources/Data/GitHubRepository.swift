@@ -279,7 +279,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
             do {
                 return try decode(response, endpoint)
             } catch .failed(.rateLimited(let resetAt, let message, let resource, _))
-                where (200..<300).contains(response.status)
+                where (200..<300).contains(response.status) && resource != DomainError.secondaryLimit
             {
                 // GraphQL's spent limit in a 200, which the client cannot see. One it answered by status (a 403
                 // or 429) it has waited out or retried already, within --retries and its ten waits.

@@ -260,7 +260,8 @@ extension ResourceRepository {
 /// Any record GitHub lists that gh-users needs no typed field of: keys, orgs, gists, events. Its columns are
 /// read from the JSON by key.
 package struct Record: Sendable, Equatable {
-    /// GitHub's `id`, when the record has a numeric one; used to never write a record twice.
+    /// GitHub's `id` when it is a number, or a digest of it when it is a string (a gist's; `ResponseDecoder.recordID`);
+    /// used to never write a record twice.
     package let id: Int64?
     package let raw: RawJSON
 

@@ -188,6 +188,7 @@ package struct HTTPClient: Sendable {
         var primaryWaits = 0
         var attempts = 0
         var ownPauseEnd: Date?
+        var secondaryRetries = 0
         // The loop's own clock, so a test's recorded waits count as time passed.
         let started = clock.now()
         func failure(_ error: TransportError) -> RequestFailure {
@@ -217,6 +218,7 @@ package struct HTTPClient: Sendable {
                 outcome,
                 method: request.method,
                 retriesUsed: retriesUsed,
+                secondaryRetries: secondaryRetries,
                 random: clock.random(),
                 now: clock.now(),
                 repeatableQuery: request.repeatableQuery
@@ -229,6 +231,7 @@ package struct HTTPClient: Sendable {
                 return try outcome.mapError(failure).get()
             }
             if case .secondaryRateLimit = reason {
+                secondaryRetries += 1
                 ownPauseEnd = clock.now() + delay.inSeconds
                 secondaryLimitPause.extend(to: ownPauseEnd ?? .distantPast)
             }

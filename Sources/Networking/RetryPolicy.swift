@@ -97,8 +97,8 @@ package enum RetryDecision: Sendable, Equatable {
 ///   idempotent method (or a POST that only reads), at most `maxRetries` times; a 5xx's `Retry-After`, up to
 ///   60 s, stretches the wait;
 /// - a secondary limit (429, or 403 with `Retry-After` or GitHub's secondary-limit or abuse-detection message):
-///   retried after `Retry-After` (at least a second), or 60 s, doubled for each earlier retry of the request,
-///   counting against `maxRetries`;
+///   retried after `Retry-After` (at least a second), or 60 s, doubled for each earlier secondary-limit retry of
+///   the request up to `maximumWait`, counting against `maxRetries`;
 /// - a spent primary limit (403 or 429 with `x-ratelimit-remaining: 0`): delivered (Data makes it
 ///   `rateLimited`, exit 5), or with `waitOnPrimaryLimit` retried a second after the reset (60 s when none
 ///   came), not counting against `maxRetries` (the client caps these waits at 10);
@@ -111,19 +111,21 @@ package struct RetrySchedule: Sendable {
         self.policy = policy
     }
 
-    /// `retriesUsed` counts earlier transient and secondary-limit retries of this request; `random` is in [0, 1).
-    /// `repeatableQuery` (`HTTPRequest.repeatableQuery`) retries a POST that only reads.
+    /// `retriesUsed` counts earlier transient and secondary-limit retries of this request, `secondaryRetries`
+    /// the secondary-limit ones alone; `random` is in [0, 1). `repeatableQuery` (`HTTPRequest.repeatableQuery`)
+    /// retries a POST that only reads.
     package func decide(
         _ outcome: Result<HTTPResponse, TransportError>,
         method: HTTPMethod,
         retriesUsed: Int,
+        secondaryRetries: Int = 0,
         random: Double,
         now: Date,
         repeatableQuery: QueryRepeat = .never
     ) -> RetryDecision {
         let decision = decideWait(
-            outcome, method: method, retriesUsed: retriesUsed, random: random, now: now,
-            repeatableQuery: repeatableQuery)
+            outcome, method: method, retriesUsed: retriesUsed, secondaryRetries: secondaryRetries, random: random,
+            now: now, repeatableQuery: repeatableQuery)
         guard method.isWrite, case .retry(let delay, let reason) = decision else { return decision }
         return .retry(after: max(delay, policy.writeSpacing), reason: reason)
     }
@@ -132,6 +134,7 @@ package struct RetrySchedule: Sendable {
         _ outcome: Result<HTTPResponse, TransportError>,
         method: HTTPMethod,
         retriesUsed: Int,
+        secondaryRetries: Int,
         random: Double,
         now: Date,
         repeatableQuery: QueryRepeat
@@ -152,7 +155,9 @@ package struct RetrySchedule: Sendable {
             {
                 return .retry(after: backoff(retriesUsed: retriesUsed, random: random), reason: .queryTimedOut)
             }
-            return decide(response, repeatable: repeatable, retriesUsed: retriesUsed, random: random, now: now)
+            return decide(
+                response, repeatable: repeatable, retriesUsed: retriesUsed, secondaryRetries: secondaryRetries,
+                random: random, now: now)
         }
     }
 
@@ -160,6 +165,7 @@ package struct RetrySchedule: Sendable {
         _ response: HTTPResponse,
         repeatable: Bool,
         retriesUsed: Int,
+        secondaryRetries: Int,
         random: Double,
         now: Date
     ) -> RetryDecision {
@@ -177,12 +183,13 @@ package struct RetrySchedule: Sendable {
             // Not a wait anyone can take: Data reports the malformed header.
             case .malformed: return .deliver
             }
+            // --max-wait bounds every wait, --wait-on-rate-limit or not: a limit that asks for longer is reported.
+            if given > policy.maximumWait { return .deliver }
             // GitHub: "If your request continues to fail due to a secondary rate limit, wait for an exponentially
-            // increasing amount of time between retries." Each retry of the request doubles the wait, from at
-            // least a second: `Retry-After: 0` again and again sent 11 requests in 0.4 s (helper-297).
-            let wait = max(given, .seconds(1)) * (1 << min(retriesUsed, 20))
-            // --max-wait bounds every wait, --wait-on-rate-limit or not.
-            if wait > policy.maximumWait { return .deliver }
+            // increasing amount of time between retries." Each secondary-limit retry of the request doubles the
+            // wait, from at least a second (`Retry-After: 0` again and again sent 11 requests in 0.4 s:
+            // helper-297), up to --max-wait: a doubling past it is waited at it, since GitHub asked for less.
+            let wait = min(max(given, .seconds(1)) * (1 << min(secondaryRetries, 20)), policy.maximumWait)
             return .retry(after: wait, reason: .secondaryRateLimit)
         }
         if [500, 502, 503, 504].contains(response.status) {

@@ -471,6 +471,32 @@ struct GraphQLRepositoryTests {
         #expect(sleeps.durations.count == requests - 1)
     }
 
+    /// GraphQL's secondary limit in a 200 is the client's too: retried `--retries` times, then reported, and not
+    /// waited again as a spent primary limit under --wait-on-rate-limit (ten more rounds of retries, 44 POSTs;
+    /// helper-299).
+    @Test func aSecondaryLimitInA200IsWaitedOnlyByTheClient() async {
+        let stub = StubTransport()
+        stub.answerEvery { request, _ in
+            HTTPResponse(
+                status: 200, headers: HTTPHeaders([("retry-after", "1")]),
+                body: Data(#"{"errors":[{"message":"You have exceeded a secondary rate limit."}]}"#.utf8),
+                url: request.url)
+        }
+        let sleeps = Sleeps()
+        let policy = RetryPolicy(maxRetries: 3, waitOnPrimaryLimit: true)
+        do {
+            _ = try await repository(stub, policy: policy, sleeps: sleeps).profiles([login("octocat")])
+            Issue.record("no failure")
+        } catch {
+            guard case .failed(.rateLimited(_, _, DomainError.secondaryLimit?, _)) = error else {
+                Issue.record("\(error)")
+                return
+            }
+        }
+        #expect(stub.received.count == 4)
+        #expect(sleeps.durations == [.seconds(1), .seconds(2), .seconds(4)])
+    }
+
     @Test func aSpentLimitIsWaitedOutWithWaitOnRateLimit() async throws {
         let stub = StubTransport()
         stub.stub("https://ghe.example.com/api/graphql", headers: Self.limitHeaders, body: Self.limited)

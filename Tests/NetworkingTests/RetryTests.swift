@@ -151,19 +151,32 @@ struct RetryScheduleTests {
     @Test func secondaryLimitsWaitLongerEachTimeAndKnowTheOldWords() {
         func wait(_ headers: [(String, String)], body: String = "", used: Int) -> RetryDecision {
             schedule.decide(
-                .success(response(403, headers, body: body)), method: .get, retriesUsed: used, random: 0.5, now: now)
+                .success(response(403, headers, body: body)), method: .get, retriesUsed: used, secondaryRetries: used,
+                random: 0.5, now: now)
         }
         let zero = [("Retry-After", "0")]
         let waits = [1, 2, 4].map { RetryDecision.retry(after: .seconds($0), reason: .secondaryRateLimit) }
         #expect((0..<3).map { wait(zero, used: $0) } == waits)
         #expect(wait([("Retry-After", "60")], used: 2) == .retry(after: .seconds(240), reason: .secondaryRateLimit))
-        // Past --max-wait (15 minutes) it is not waited: the limit is reported. 60 s × 2^4 is 16 minutes.
+        // A doubling past --max-wait (15 minutes) is waited at it: GitHub asked for less (60 s × 2^4 is 16
+        // minutes). Only the secondary-limit retries double it: two 502s before did, and a 10 s wait under
+        // --max-wait 30 was refused, the hint naming --retries (helper-299).
         let patient = RetrySchedule(policy: RetryPolicy(maxRetries: 10))
         let sixty = response(429, [("Retry-After", "60")])
+        func patiently(_ answer: HTTPResponse, used: Int, secondary: Int, _ schedule: RetrySchedule) -> RetryDecision {
+            schedule.decide(
+                .success(answer), method: .get, retriesUsed: used, secondaryRetries: secondary, random: 0, now: now)
+        }
         #expect(
-            patient.decide(.success(sixty), method: .get, retriesUsed: 3, random: 0, now: now)
+            patiently(sixty, used: 3, secondary: 3, patient)
                 == .retry(after: .seconds(480), reason: .secondaryRateLimit))
-        #expect(patient.decide(.success(sixty), method: .get, retriesUsed: 4, random: 0, now: now) == .deliver)
+        #expect(
+            patiently(sixty, used: 4, secondary: 4, patient)
+                == .retry(after: .seconds(900), reason: .secondaryRateLimit))
+        let ten = response(429, [("Retry-After", "10")])
+        let brief = RetrySchedule(policy: RetryPolicy(maximumWait: .seconds(30)))
+        #expect(
+            patiently(ten, used: 2, secondary: 0, brief) == .retry(after: .seconds(10), reason: .secondaryRateLimit))
         let abuse =
             #"{"message":"You have triggered an abuse detection mechanism. Please wait a few minutes before you try again.","#
             + #""documentation_url":"https://developer.github.com/v3/#abuse-rate-limits"}"#

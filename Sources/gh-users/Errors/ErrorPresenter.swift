@@ -159,7 +159,8 @@ struct ErrorPresenter: Sendable {
             if onceOnly {
                 text += "\nA write is never sent twice, so it was not retried: run it again then."
             } else if let hint = secondary
-                // The client waits Retry-After exactly, none where it has passed, GitHub's minute where absent.
+                // The client waits Retry-After (doubled on each retry, up to --max-wait), none where it has passed,
+                // GitHub's minute where absent: one past --max-wait is the one it would not start.
                 ? secondaryHint(resetAt.map { max(0, $0.timeIntervalSince(now)) } ?? 60)
                 : waitHint(
                     Self.primaryWait(resetAt, now: now),
@@ -299,7 +300,7 @@ struct ErrorPresenter: Sendable {
     /// A secondary limit is waited out whatever the flags (its `Retry-After`, or GitHub's minute), up to
     /// `--retries` times, and never for longer than `--max-wait`: the hint names whichever stopped it, never
     /// `--wait-on-rate-limit`, which waits for primary limits only.
-    /// `wait` is the client's: `Retry-After` exactly, or GitHub's minute where it sent none.
+    /// `wait` is GitHub's: `Retry-After`, or its minute where it sent none.
     private func secondaryHint(_ wait: Double) -> String? {
         let needed = wait.rounded(.up)
         guard wait > maxWait else {
