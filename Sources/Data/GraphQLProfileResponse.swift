@@ -152,9 +152,9 @@ enum GraphQLProfileResponse {
     /// The secondary limit, in GitHub's words, is that limit as REST's is (`ErrorMapping`), once the client has
     /// waited it out as often as `--retries` allows: back when `Retry-After` says, else unknown.
     static func spentLimit(_ errors: [GraphQLProfileResponseDTO.ErrorDTO], response: HTTPResponse) -> DomainError? {
-        // An answer of errors alone, as the client's schedule reads one: an answer with data is no limit.
-        if GraphQLTimeout.errorsOnlyMessages(response.body) != nil,
-            let secondary = errors.first(where: { RateLimitInfo.namesTheSecondaryLimit($0.message ?? "") })
+        // Its words in an answer of errors alone, as the client's schedule reads one: with data, no limit.
+        if let secondary = errors.first(where: { RateLimitInfo.namesTheSecondaryLimit($0.message ?? "") }),
+            GraphQLTimeout.errorsOnlyMessages(response.body) != nil
         {
             return .rateLimited(
                 resetAt: RateLimitInfo(response, now: Date()).retryAt.value,

@@ -33,7 +33,14 @@ package enum SSHKeyFingerprint {
         else { return false }
         if let type, type != name { return false }
         if let expected = fieldCounts[name] { return fields.count == expected && holdsAKey(name, fields) }
-        return type != nil || ["ssh-", "ecdsa-", "sk-"].contains { name.hasPrefix($0) }
+        return type != nil || namesAKeyType(name)
+    }
+
+    /// Whether `word` reads as an SSH key type's name (`ssh-…`, `ecdsa-…`, `sk-…`, as `ssh-keygen`'s do): plain
+    /// ASCII letters, digits and `-@._`, with one of those beginnings.
+    package static func namesAKeyType(_ word: some StringProtocol) -> Bool {
+        ["ssh-", "ecdsa-", "sk-"].contains(where: word.hasPrefix)
+            && word.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-@._".contains($0)) }
     }
 
     /// Some of what `ssh-keygen` checks of the key itself: an Ed25519 key is 32 bytes; an RSA modulus has 1,024

@@ -17,22 +17,23 @@ package enum GraphQLTimeout {
     /// body with errors is decoded (the recorded ones are about 250 bytes), so a page of data, even a short last
     /// one, is never decoded twice.
     package static func isTimeoutAnswer(_ body: Foundation.Data) -> Bool {
-        guard body.count <= 4_096, body.range(of: Foundation.Data(#""errors""#.utf8)) != nil,
-            let answer = try? JSONDecoder().decode(Answer.self, from: body),
-            answer.data == nil, answer.errors.count == 1
-        else { return false }
-        let error = answer.errors[0]
-        return isTimeout(message: error.message, type: error.type, hasPath: error.path != nil)
+        guard let errors = errorsOnly(body), errors.count == 1 else { return false }
+        return isTimeout(message: errors[0].message, type: errors[0].type, hasPath: errors[0].path != nil)
     }
 
-    /// The messages of a 200's body that is errors alone (no data), read as `isTimeoutAnswer` reads one; nil
-    /// for any other body.
+    /// The messages of a 200's body that is errors alone (no data), as `isTimeoutAnswer` reads one; nil for any
+    /// other body.
     package static func errorsOnlyMessages(_ body: Foundation.Data) -> [String]? {
+        errorsOnly(body).map { $0.map { $0.message ?? "" } }
+    }
+
+    /// The errors of a short body that has some and no data; nil for any other.
+    private static func errorsOnly(_ body: Foundation.Data) -> [Answer.Error]? {
         guard body.count <= 4_096, body.range(of: Foundation.Data(#""errors""#.utf8)) != nil,
             let answer = try? JSONDecoder().decode(Answer.self, from: body), answer.data == nil,
             !answer.errors.isEmpty
         else { return nil }
-        return answer.errors.map { $0.message ?? "" }
+        return answer.errors
     }
 
     private struct Answer: Decodable {

@@ -231,9 +231,10 @@ package struct HTTPClient: Sendable {
                 return try outcome.mapError(failure).get()
             }
             if case .secondaryRateLimit = reason {
+                let end = clock.now() + delay.inSeconds
                 secondaryRetries += 1
-                ownPauseEnd = clock.now() + delay.inSeconds
-                secondaryLimitPause.extend(to: ownPauseEnd ?? .distantPast)
+                ownPauseEnd = end
+                secondaryLimitPause.extend(to: end)
             }
             if case .primaryRateLimit = reason {
                 primaryWaits += 1

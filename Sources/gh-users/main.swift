@@ -44,6 +44,8 @@ for index in 1..<Int(CommandLine.argc) {
 }
 // Too few open files or too little address space would end in a trap or a hang the run could not report.
 if let problem = ResourceLimits.problem() { refuseToStart(problem) }
+// Before any thread starts: under an address space limit, malloc keeps within it.
+ResourceLimits.fitMallocToTheLimit()
 // SIGINT, SIGTERM and SIGHUP are caught before anything starts, so none can slip past.
 let interrupts = InterruptHandler()
 let command = Task { await GhUsersApp(environment: .live()).run(Array(CommandLine.arguments.dropFirst())) }

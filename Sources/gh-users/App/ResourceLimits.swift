@@ -41,7 +41,6 @@ enum ResourceLimits {
             return "gh-users: it needs at least \(addressSpace >> 20) MiB of address space, and its limit is "
                 + "\(space.rlim_cur >> 20) MiB (ulimit -v \(space.rlim_cur >> 10)); nothing was done"
         }
-        if space.rlim_cur != rlim_t.max { fitMallocToTheLimit() }
         return nil
     }
 
@@ -51,7 +50,9 @@ enum ResourceLimits {
     /// runs of 5; with two arenas its peak is 299 MiB, and it ran in 5 of 5. Without a limit nothing is changed.
     /// `mallopt` is in glibc's malloc.h, which the Glibc module leaves out: it is looked up by name, and
     /// `M_ARENA_MAX` is that header's -8.
-    private static func fitMallocToTheLimit() {
+    static func fitMallocToTheLimit() {
+        var space = rlimit()
+        guard getrlimit(resource(RLIMIT_AS), &space) == 0, space.rlim_cur != rlim_t.max else { return }
         #if canImport(Glibc)
             typealias MallocOption = @convention(c) (Int32, Int32) -> Int32
             guard let symbol = dlsym(nil, "mallopt") else { return }

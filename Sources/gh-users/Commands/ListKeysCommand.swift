@@ -58,13 +58,10 @@ struct ListKeysCommand: AccountRecordsCommand {
 
 /// The parts of an SSH public key's text (`TYPE BASE64 [COMMENT]`) that a table shows.
 enum SSHKeyText {
-    /// `ssh-ed25519`: the first word where it names a key type (`ssh-…`, `ecdsa-…`, `sk-…`, as `ssh-keygen`'s
-    /// do), else `?`. Any text of two words showed its first: `not a key` was of type `not` (helper-296).
+    /// `ssh-ed25519`: the first word where it names a key type (`SSHKeyFingerprint.namesAKeyType`), else `?`. Any text of two words showed its first: `not a key` was of type `not` (helper-296).
     static func type(of key: String) -> String {
         let words = key.split(whereSeparator: \.isWhitespace)
-        guard words.count >= 2, let first = words.first, ["ssh-", "ecdsa-", "sk-"].contains(where: first.hasPrefix),
-            first.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-@._".contains($0)) })
-        else { return Column<Record>.unknown }
-        return String(first)
+        guard words.count >= 2, SSHKeyFingerprint.namesAKeyType(words[0]) else { return Column<Record>.unknown }
+        return String(words[0])
     }
 }
