@@ -331,6 +331,30 @@ struct HTTPClientRetryTests {
         #expect(recorder.sleeps.map(\.1) == [.secondaryRateLimit, .secondaryRateLimit])
     }
 
+    /// A stress of the shared pause: 20 rounds of 40 requests at once, one of which meets a secondary limit.
+    /// Every request ends with its answer (no request waits forever, none is lost), and none waits more than
+    /// once, nor longer than the limit's 5 s.
+    @Test func aSecondaryLimitAmongManyRequestsAtOnceHoldsEachAtMostOnce() async throws {
+        for _ in 0..<20 {
+            let stub = StubTransport()
+            stub.answerEvery { request, index in
+                HTTPResponse(
+                    status: index == 0 ? 429 : 200, headers: HTTPHeaders(index == 0 ? [("Retry-After", "5")] : []),
+                    body: Data("[]".utf8), url: request.url)
+            }
+            let recorder = RecordingClock()
+            let client = client(stub, clock: recorder.clock)
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<40 { group.addTask { try await client.get(url).status } }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses == Array(repeating: 200, count: 40))
+            #expect(stub.received.count == 41)
+            #expect((1...40).contains(recorder.sleeps.count), "\(recorder.sleeps.count) waits")
+            #expect(recorder.sleeps.allSatisfy { $0.1 == .secondaryRateLimit && $0.0 <= .seconds(5) })
+        }
+    }
+
     @Test func givesUpAfterTheRetriesAndReturnsTheLastAnswer() async throws {
         let stub = StubTransport()
         for _ in 0..<3 { stub.stub(url.absoluteString, status: 500) }
