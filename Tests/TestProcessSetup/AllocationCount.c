@@ -6,13 +6,21 @@
 // process (the Swift runtime's allocations, Foundation's, the C library's), and hand each request to glibc's own
 // (`__libc_malloc` and the rest). They count only on a thread that asked for it, in thread-local variables, so
 // tests running meanwhile on other threads add nothing. Counting costs one thread-local read per allocation.
-// Elsewhere than glibc nothing is counted, and `gh_users_allocation_count_stop` says so.
+// Elsewhere than glibc nothing is counted, and `gh_users_allocation_count_stop` says so; nor under a sanitizer
+// (`swift build --sanitize=thread` or `address`), whose own malloc these would bypass: the process then crashes
+// before any test runs.
 #include <stddef.h>
 #include <stdint.h>
 
 #include "TestProcessSetup.h"
 
-#if defined(__GLIBC__)
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
+#define GH_USERS_SANITIZED 1
+#endif
+#endif
+
+#if defined(__GLIBC__) && !defined(GH_USERS_SANITIZED)
 
 extern void *__libc_malloc(size_t size);
 extern void *__libc_calloc(size_t count, size_t size);
