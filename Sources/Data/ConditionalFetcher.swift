@@ -60,11 +60,11 @@ struct ConditionalFetcher: Sendable {
     /// `cacheable: false` bypasses the cache for answers that must always be live, such as `/rate_limit`;
     /// `--offline` still cannot reach the network for them. `revalidates: false` sends no validators, so the
     /// answer is a 200 (stored as any other), for what a 304 leaves out (the token's scopes); `--offline` and a
-    /// network failure still answer from the copy. `accept` asks for another media type, whose body differs, so
+    /// network failure still answer from the copy, the latter unless `fallsBack` is false. `accept` asks for another media type, whose body differs, so
     /// it is part of the cache key.
     func get(
-        _ url: URL, endpoint: String, cacheable: Bool = true, revalidates: Bool = true, accept: String? = nil,
-        onHead: HeadObserver? = nil
+        _ url: URL, endpoint: String, cacheable: Bool = true, revalidates: Bool = true, fallsBack: Bool = true,
+        accept: String? = nil, onHead: HeadObserver? = nil
     ) async throws(DomainError) -> Fetched {
         let store = settings.mode == .disabled || !cacheable ? nil : settings.store
         // With no store (--no-cache, /rate_limit) there is nothing to key, so no hashing either.
@@ -99,7 +99,7 @@ struct ConditionalFetcher: Sendable {
         } catch {
             // Only when no answer came at all: a certificate that failed its check or a body over the cap is an
             // answer, and the cache must not stand in for it.
-            if let entry, error.error.isTransient {
+            if let entry, fallsBack, error.error.isTransient {
                 logger.warning(
                     "cannot reach the API (\(ErrorMapping.describe(error.error))); using the copy of \(endpoint) "
                         + "that GitHub last confirmed "
@@ -119,7 +119,8 @@ struct ConditionalFetcher: Sendable {
             if let etag = answer.headers["ETag"], Self.opaqueTag(etag) != entry.etag.map(Self.opaqueTag) {
                 logger.info("\(HTTPClient.traceText(endpoint)): a 304 for another ETag; asked again without one")
                 return try await get(
-                    url, endpoint: endpoint, cacheable: cacheable, revalidates: false, accept: accept, onHead: onHead)
+                    url, endpoint: endpoint, cacheable: cacheable, revalidates: false, fallsBack: fallsBack,
+                    accept: accept, onHead: onHead)
             }
             let current = store.revalidate(key: key, entry: entry, by: answer.headers, now: now())
             return Fetched(response: revalidated(current, by: answer, requested: url))

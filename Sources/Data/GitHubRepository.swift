@@ -367,7 +367,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
         while true {
             let fetched = try await fetcher.get(
                 url, endpoint: label, cacheable: resource.cacheable, revalidates: !resource.asksFresh,
-                accept: resource.accept, onHead: onHead)
+                fallsBack: !resource.asksLive, accept: resource.accept, onHead: onHead)
             let response = fetched.response
             keeper = fetched.keeper
             if response.status == 202, resource.endpoint.paging != .single {

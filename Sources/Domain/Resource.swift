@@ -46,6 +46,8 @@ package struct Resource<Value: Sendable>: Sendable {
     package let decode: @Sendable (ResourceBody) throws(DomainError) -> Value
     /// Asked without the cache's validators, so the answer is a 200 however old the cached copy (`fresh()`).
     package private(set) var asksFresh = false
+    /// Asked fresh, and never answered from the cached copy, not even when GitHub cannot be reached (`live()`).
+    package private(set) var asksLive = false
 
     /// `segments` fill the row's path placeholders in order, already percent-encoded; every query key must be
     /// one the row allows.
@@ -103,7 +105,7 @@ package struct Resource<Value: Sendable>: Sendable {
     /// The same resource with one more query item (`per_page=100`).
     package func adding(_ item: String) -> Resource<Value> {
         var added = Resource(endpoint, path: path, query: query + [item], missing: missing, decode: decode)
-        added.asksFresh = asksFresh
+        (added.asksFresh, added.asksLive) = (asksFresh, asksLive)
         return added
     }
 
@@ -116,6 +118,14 @@ package struct Resource<Value: Sendable>: Sendable {
         return fresh
     }
 
+    /// The same resource asked fresh, its failure a failure: for what a write has just changed, where the copy
+    /// from before it would show the old values as the new (`me edit`'s profile after GitHub's 204).
+    package func live() -> Resource<Value> {
+        var live = fresh()
+        live.asksLive = true
+        return live
+    }
+
     /// The same request, its value turned into another (the profile part of `GET /user`'s answer).
     package func map<Other: Sendable>(_ transform: @escaping @Sendable (Value) -> Other) -> Resource<Other> {
         let decode = self.decode
@@ -123,7 +133,7 @@ package struct Resource<Value: Sendable>: Sendable {
             body throws(DomainError) in
             transform(try decode(body))
         }
-        mapped.asksFresh = asksFresh
+        (mapped.asksFresh, mapped.asksLive) = (asksFresh, asksLive)
         return mapped
     }
 }

@@ -189,6 +189,28 @@ struct SmallerTruthsTests {
         #expect(run.out == "octocat\n")
     }
 
+    /// After a 204 the profile is read back live: the cached copy is from before the change, so a read that fails
+    /// is a failure, saying the profile was changed. Before: the old profile from the cache, exit 0, shown as the
+    /// new one.
+    @Test func anEditsProfileIsNeverTheCopyFromBeforeIt() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-edit-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var harness = CommandHarness.signedIn()
+        harness.cacheDirectory = folder
+        harness.expect(
+            "GET /user", headers: [("ETag", ScopesAfterARecorded304Tests.etag)], body: "users-get-authenticated")
+        #expect(await harness.run(["me"]).status == 0)
+        harness.expect("PATCH /user", status: 204)
+        for _ in 0..<StubTransport.attemptsWithDefaultRetries {
+            harness.http.fail("https://api.github.com/user", with: .connectionLost)
+        }
+        let run = await harness.run(["me", "edit", "--bio", "x", "--format", "tsv", "--fields", "login"])
+        #expect(run.status == 1, "\(run.err)")
+        #expect(run.out.isEmpty, "\(run.out)")
+        #expect(!run.err.contains("using the copy"), "\(run.err)")
+        #expect(run.err.hasSuffix("gh-users: the profile was changed all the same; 'gh-users me' shows it\n"))
+    }
+
     /// A gateway's error may come after the change was made, and a PATCH is never sent twice: the failure says to
     /// check, as a lost answer's does. Before: "GitHub answered HTTP 502: Bad Gateway" alone.
     @Test(arguments: [502, 504])

@@ -142,6 +142,7 @@ struct MeEditCommand: GitHubCommand {
             return .usage(.offlineWrite("me edit", shows: "the request", spec: Self.spec))
         }
         guard context.presenter.hasToken else { return TokenRequirement(command: "me edit").refuse(context) }
+        var made = false
         let account = await Result.of { () throws(DomainError) in
             var update = GitHubEndpoints.updateAuthenticatedUser(edit.fields)
             update.lostAnswerCheck = "gh-users me"
@@ -149,15 +150,19 @@ struct MeEditCommand: GitHubCommand {
             // been made.
             let answer = try await github.perform(update)
             // A 204 is the change made with no profile in the answer, a 304 nothing to change (both documented):
-            // the profile is asked for.
+            // the profile is asked for, live: the cached copy from before the change would show the old values.
             guard answer.status != 204, answer.status != 304 else {
                 if answer.status == 304 {
                     context.io.writeErr("gh-users: GitHub answered 304 Not Modified: the profile needed no change\n")
+                } else {
+                    made = true
                 }
-                return try await github.fetch(GitHubEndpoints.authenticatedUserWithScopes)
+                return try await github.fetch(GitHubEndpoints.authenticatedUserWithScopes.live())
             }
             do throws(DomainError) {
-                return try GitHubEndpoints.authenticatedUser.decode(answer)
+                let profile = try GitHubEndpoints.authenticatedUser.decode(answer)
+                made = true
+                return profile
             } catch {
                 throw GitHubRepository.probablyMade(error, status: answer.status, check: update.lostAnswerCheck)
             }
@@ -167,9 +172,9 @@ struct MeEditCommand: GitHubCommand {
         let outcome = load.write(
             MeCommand.render(load.values, context.render, redactor: context.presenter.redactor), to: context,
             refusingBlankRows: false)
-        // A profile that could not be shown (stdout closed, a full disk) was still changed: said, so a failed
-        // write is not taken for a failed edit and sent again.
-        if case .success = account, outcome != .success, outcome != .outputClosed {
+        // A profile that could not be read back or shown (stdout closed, a full disk) was still changed: said, so
+        // a failed read or write is not taken for a failed edit and sent again.
+        if made, outcome != .success, outcome != .outputClosed {
             context.io.writeErr("gh-users: the profile was changed all the same; 'gh-users me' shows it\n")
         }
         return outcome
