@@ -142,7 +142,9 @@ package struct RetrySchedule: Sendable {
         let repeatable = method.isIdempotent || repeatableQuery != .never
         switch outcome {
         case .failure(let error):
-            guard repeatable, error.isTransient, retriesUsed < policy.maxRetries else { return .deliver }
+            // A connection never made sent nothing, so even a write that is never sent twice may be sent again.
+            guard repeatable || !error.mayHaveReachedServer, error.isTransient, retriesUsed < policy.maxRetries
+            else { return .deliver }
             return .retry(after: backoff(retriesUsed: retriesUsed, random: random), reason: .transport(error))
         case .success(let response):
             // A query that ran out of time is asked again smaller, by the caller, not again as it was.

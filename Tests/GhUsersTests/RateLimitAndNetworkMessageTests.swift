@@ -72,8 +72,14 @@ struct NetworkMessagePresentationTests {
             presenter.words(.writeMayHaveArrived(method: "PATCH", check: "gh-users me"))
                 == "The PATCH may have reached GitHub before its answer was lost: check with gh-users me before "
                 + "sending it again.")
+        // A follow or a block made twice is made once: sending it again is the way to be sure.
         #expect(
-            presenter.words(.writeMayHaveArrived(method: "PUT", check: nil)).hasSuffix("check before sending it again.")
+            presenter.words(.writeMayHaveArrived(method: "DELETE", check: nil))
+                == "The DELETE may have reached GitHub before its answer was lost: sending it again is safe, as a "
+                + "second one changes nothing more.")
+        #expect(
+            presenter.words(.writeMayHaveArrived(method: "POST", check: nil)).hasSuffix(
+                "check before sending it again.")
         )
     }
 

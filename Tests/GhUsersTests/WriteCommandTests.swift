@@ -267,6 +267,23 @@ struct WriteCommandTests {
         #expect(failed.out.hasSuffix("b\tstar\tstarred\n"))
     }
 
+    /// A network failure that outlasts the retries stops the run: every later write would meet it, each after its
+    /// own retries. The command to finish names the account it stopped at, since a follow sent twice is made once.
+    /// Before: the run went on, four attempts an account, and printed no command.
+    @Test func aNetworkFailureThroughTheRetriesStopsTheRunWithTheCommandToFinish() async throws {
+        let github = StubTransport.acceptingWrites()
+        for _ in 0..<StubTransport.attemptsWithDefaultRetries {
+            github.fail("https://api.github.com/user/stars/b", with: .connectionLost)
+        }
+        let result = await run(declaration(.never), ["a", "b", "c"], github: github)
+        #expect(result.status == 1, "\(result.err)")
+        #expect(github.calls == ["PUT /user/stars/a"] + Array(repeating: "PUT /user/stars/b", count: 4))
+        #expect(result.out.hasPrefix("a\tstar\tstarred\nb\tstar\tfailed: "), "\(result.out)")
+        #expect(result.err.contains("sending it again is safe"), "\(result.err)")
+        let line = try #require(result.err.split(separator: "\n").last)
+        #expect(line.hasSuffix("To finish: gh-users star --yes b c"), "\(result.err)")
+    }
+
     /// `--offline` keeps off the network, so a write cannot be sent: exit 64 before anything is, and a dry run
     /// still shows the requests.
     @Test func offlineSendsNoWrite() async {

@@ -70,8 +70,19 @@ struct RetryScheduleTests {
     @Test func neverRetriesNonIdempotentMethods() {
         #expect(decide(.success(response(502)), method: .post) == .deliver)
         #expect(decide(.failure(.connectionLost), method: .patch) == .deliver)
+        #expect(decide(.failure(.timedOut), method: .post) == .deliver)
         #expect(decide(.success(response(502)), method: .put) != .deliver)
         #expect(decide(.success(response(502)), method: .delete) != .deliver)
+    }
+
+    /// A connection never made sent nothing: even a PATCH is sent again, a second later at the soonest, as any
+    /// write. Before: `me edit` gave up at once when a connection was refused for a moment.
+    @Test func aConnectionNeverMadeIsRetriedWhateverTheMethod() {
+        let refused = TransportError.cannotConnect("refused or unreachable", host: "api.github.com:443")
+        #expect(
+            decide(.failure(refused), method: .patch) == .retry(after: .seconds(1), reason: .transport(refused)))
+        let proxy = TransportError.proxyUnreachable(proxy: "proxy:3128", detail: "refused or unreachable")
+        #expect(decide(.failure(proxy), method: .post) != .deliver)
     }
 
     /// A GraphQL query is a POST that changes nothing: retried through transient failures, 500 and 503 and

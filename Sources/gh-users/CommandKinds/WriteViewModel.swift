@@ -16,8 +16,8 @@ struct WriteClock: Sendable {
 /// Each write is `GitHubEndpoints.action(row, on: login)` sent by `GitHubRepository.perform`, past the cache.
 /// The spacing counts from the end of the previous write and waits on the injected `WriteClock`. A 404 for an
 /// account that exists (unless the answer showed the token holding the scope), or a 403, means the token lacks
-/// the row's scope: that, a spent rate limit or an interrupt stops the run, and the coordinator prints the command
-/// that finishes the job.
+/// the row's scope: that, a spent rate limit, a network failure or an interrupt stops the run, and the
+/// coordinator prints the command that finishes the job.
 final class WriteViewModel {
     /// GitHub asks integrators to leave at least a second between writes.
     static let spacing: Duration = .seconds(1)
@@ -132,10 +132,11 @@ final class WriteViewModel {
                     status: status, message: message + "; " + scopeHint, problem: problem, requestID: requestID))
         case .rateLimited, .cancelled, .tokenRequired, .invalidInput, .boundReached, .graphQLBatchesRefused:
             return .stop(error)
-        case .malformedResponse where error.isWebPage:
-            // The API URL is a web server's: every other write would go there too.
+        case .malformedResponse where error.isWebPage, .network:
+            // The API URL is a web server's, or the network failed through every retry: every other write would
+            // meet it too (a dead network would cost each account its retries and timeouts).
             return .stop(error)
-        case .network, .server, .malformedResponse, .notCached, .cacheUnavailable, .refused:
+        case .server, .malformedResponse, .notCached, .cacheUnavailable, .refused:
             return .skip(error)
         }
     }

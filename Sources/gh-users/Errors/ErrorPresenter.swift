@@ -231,8 +231,12 @@ struct ErrorPresenter: Sendable {
         case .cachedCopy(let endpoint):
             return "A copy of \(clean(endpoint)) is in the cache: --offline answers from it."
         case .writeMayHaveArrived(let method, let check):
+            // A follow or a block (PUT, DELETE) made twice is made once; a PATCH is sent again only when checked.
+            let again =
+                ["PUT", "DELETE"].contains(method)
+                ? "sending it again is safe, as a second one changes nothing more." : "check before sending it again."
             return "The \(method) may have reached GitHub before its answer was lost: "
-                + (check.map { "check with \($0) before sending it again." } ?? "check before sending it again.")
+                + (check.map { "check with \($0) before sending it again." } ?? again)
         }
     }
 
