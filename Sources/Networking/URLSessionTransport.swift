@@ -23,7 +23,10 @@ package final class URLSessionTransport: Sendable {
     /// four for each transfer under way in it (CURLMOPT_MAXCONNECTS is unset, so its cache is 4 × the transfers),
     /// so one pool of 10 lost connections whenever the transfers under way fell to two, and opened them again a
     /// moment later (issue 29: `followers --all --full --concurrency 8` opened 9–14 over HTTP/1.1 where 9 do).
-    /// A session of four never holds more than that.
+    /// A session of four never holds more than that. The sessions are made twice over: those past the first
+    /// `maximumConnectionsPerHost` connections are used only while transfers given up on (a timed-out attempt)
+    /// still hold connections, as they do until their session's own timeout, so that a retry is not queued
+    /// behind them. Each session is made when first used.
     private let pooled: [SessionRoute]
     static let connectionsPerPooledSession = 4
     private let sawHTTP1 = OnceFlag()
@@ -73,9 +76,8 @@ package final class URLSessionTransport: Sendable {
         multiplexed = SessionRoute(connectionsPerHost: 1, requestTimeout: requestTimeout)
         let connections = max(1, maximumConnectionsPerHost)
         let size = URLSessionTransport.connectionsPerPooledSession
-        pooled = stride(from: 0, to: connections, by: size).map {
-            SessionRoute(connectionsPerHost: min(size, connections - $0), requestTimeout: requestTimeout)
-        }
+        let sizes = stride(from: 0, to: connections, by: size).map { min(size, connections - $0) }
+        pooled = (sizes + sizes).map { SessionRoute(connectionsPerHost: $0, requestTimeout: requestTimeout) }
     }
 
     deinit {
@@ -229,7 +231,7 @@ final class SessionRoute: @unchecked Sendable {
     private var made: URLSession?
     private var loading = 0
 
-    /// Requests sent through this session whose answers have not all come.
+    /// Transfers sent through this session that have not ended, given up on or not: each holds a connection.
     var underWay: Int { lock.withLock { loading } }
 
     init(connectionsPerHost: Int, requestTimeout: TimeInterval) {
@@ -242,12 +244,14 @@ final class SessionRoute: @unchecked Sendable {
         lock.withLock { loading += 1 }
     }
 
-    /// A request `reserve` counted, to its answer.
+    /// A request `reserve` counted, to its answer; it is counted until its transfer ends, which for one given up
+    /// on (cancelled, timed out) is later than its answer.
     func load(_ request: URLRequest, maximumBodyBytes: Int, onHead: HeadObserver?) async throws -> (
         Foundation.Data, URLResponse
     ) {
-        defer { lock.withLock { loading -= 1 } }
-        return try await transfers.load(request, in: session, maximumBodyBytes: maximumBodyBytes, onHead: onHead)
+        try await transfers.load(request, in: session, maximumBodyBytes: maximumBodyBytes, onHead: onHead) {
+            [self] in lock.withLock { loading -= 1 }
+        }
     }
 
     private var session: URLSession {
@@ -296,6 +300,8 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
         var refusedRedirect: TransportError?
         /// The caller was cancelled: it has had its answer, and whatever still arrives is dropped.
         var abandoned = false
+        /// Told once when the transfer ends, or when it is never started.
+        var ended: (@Sendable () -> Void)?
 
         init(limit: Int) {
             self.limit = limit
@@ -307,16 +313,17 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
 
     /// Runs `request` to completion, keeping at most `maximumBodyBytes` of (decompressed) body.
     func load(
-        _ request: URLRequest, in session: URLSession, maximumBodyBytes: Int, onHead: HeadObserver? = nil
+        _ request: URLRequest, in session: URLSession, maximumBodyBytes: Int, onHead: HeadObserver? = nil,
+        ended: (@Sendable () -> Void)? = nil
     ) async throws -> (Foundation.Data, URLResponse) {
         let task = session.dataTask(with: request)
         let transfer = Transfer(limit: maximumBodyBytes)
-        transfer.onHead = onHead
-        transfer.grew = onHead?.grew
+        (transfer.onHead, transfer.grew, transfer.ended) = (onHead, onHead?.grew, ended)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
+                // A caller cancelled before this point has its handler's `abandon` still to come: nothing is sent.
                 let start = lock.withLock { () -> Bool in
-                    guard !transfer.abandoned else { return false }
+                    guard !transfer.abandoned, !Task.isCancelled else { return false }
                     transfer.continuation = continuation
                     transfers[task.taskIdentifier] = transfer
                     return true
@@ -324,6 +331,7 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
                 if start {
                     task.resume()
                 } else {
+                    ended?()
                     continuation.resume(throwing: URLError(.cancelled))
                 }
             }
@@ -478,20 +486,24 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        // An abandoned transfer's caller, or one past the cap, was answered already; its continuation is gone.
-        guard let transfer = lock.withLock({ transfers.removeValue(forKey: task.taskIdentifier) }),
-            let continuation = lock.withLock({ () -> CheckedContinuation<(Foundation.Data, URLResponse), any Error>? in
-                defer { transfer.continuation = nil }
-                return transfer.continuation
-            })
-        else { return }
-        if let refused = transfer.refusedRedirect {
+        guard let transfer = lock.withLock({ transfers.removeValue(forKey: task.taskIdentifier) }) else { return }
+        // The continuation is taken with what it is answered with, under one lock: a cancel landing meanwhile
+        // (`abandon`, which empties the body) finds the caller answered, or answers it itself. An abandoned
+        // transfer's caller, or one past the cap, was answered already.
+        let (taken, body, held, refused) = lock.withLock {
+            defer { transfer.continuation = nil }
+            return (transfer.continuation, transfer.body, transfer.response, transfer.refusedRedirect)
+        }
+        transfer.ended?()
+        guard let continuation = taken else { return }
+        let response = held ?? task.response
+        if let refused {
             continuation.resume(throwing: refused)
         } else if let error {
-            let head = transfer.response == nil ? URLSessionTransport.headFailure(error) : nil
+            let head = held == nil ? URLSessionTransport.headFailure(error) : nil
             continuation.resume(throwing: head ?? error)
-        } else if let response = transfer.response ?? task.response {
-            continuation.resume(returning: (transfer.body, response))
+        } else if let response {
+            continuation.resume(returning: (body, response))
         } else {
             continuation.resume(throwing: TransportError.other("no response"))
         }

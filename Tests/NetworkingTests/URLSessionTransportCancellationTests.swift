@@ -175,6 +175,81 @@ struct URLSessionTransportCancellationTests {
     }
 }
 
+/// Whether the hung requests' server threads may let their connections go.
+private final class Release: @unchecked Sendable {
+    private let lock = NSLock()
+    private var released = false
+
+    func release() { lock.withLock { released = true } }
+    var isReleased: Bool { lock.withLock { released } }
+}
+
+extension URLSessionTransportCancellationTests {
+    /// Over HTTP/1.1 a request given up on (an attempt that timed out, a cancel) keeps its connection until its
+    /// session's own timeout. The request after it, a retry, gets a connection of its own. Before: it went to the
+    /// session whose connections the given-up transfers still held, and libcurl queued it behind them (a review
+    /// saw no retry go out for 5 s after a 2 s `--timeout`; here it never would).
+    @Test func aRequestAfterGivenUpTransfersGetsAConnectionOfItsOwn() async throws {
+        let release = Release()
+        let server = try RawTestServer { connection in
+            if connection.head.hasPrefix("GET /hang") {
+                while !release.isReleased, !connection.awaitHangUp(seconds: 0.1) {}
+                return
+            }
+            connection.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n[]")
+        }
+        defer {
+            release.release()
+            server.stop()
+        }
+        FoundationFolders.keepOutOfHome()
+        let transport = URLSessionTransport(maximumConnectionsPerHost: 4, requestTimeout: 600)
+        let hung = Outcome()
+        let hanging = try (0..<4).map { index in
+            let request = HTTPRequest(url: try #require(URL(string: server.baseURL + "/hang/\(index)")))
+            return hung.recording { try await transport.send(request) }
+        }
+        // A generous bound for a loaded machine: the four arrive in milliseconds.
+        let arrived = ContinuousClock.now + .seconds(60)
+        while server.requests.count < 4, ContinuousClock.now < arrived { try await Task.sleep(for: .milliseconds(10)) }
+        try #require(server.requests.count == 4, "the server saw \(server.requests.count) of the 4 requests")
+        for task in hanging { task.cancel() }
+        for task in hanging { await task.value }
+        let outcome = Outcome()
+        let request = HTTPRequest(url: try #require(URL(string: server.baseURL + "/users")))
+        let exchange = outcome.recording { try await transport.send(request) }
+        // The given-up transfers hold their connections for the session's 600 s: an answer at all is the fix.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while outcome.value == nil, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        exchange.cancel()
+        let result = try #require(outcome.value, "the request after the given-up ones had no answer after 60 s")
+        #expect(try result.get().status == 200)
+    }
+}
+
+extension URLSessionTransportCancellationTests {
+    /// A request whose task was cancelled before it reached URLSession is never sent: a write the run says was
+    /// interrupted must not go out. Before: the cancel handler only queued its answer, and the request was sent.
+    @Test func aRequestCancelledBeforeItStartsIsNeverSent() async throws {
+        let server = try RawTestServer { connection in
+            connection.write("HTTP/1.1 204 No Content\r\n\r\n")
+        }
+        defer { server.stop() }
+        let transport = URLSessionTransport.outsideHome()
+        let cancelled = HTTPRequest(
+            method: .put, url: try #require(URL(string: server.baseURL + "/user/following/octocat")))
+        let sent = Task.detached {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await transport.send(cancelled)
+        }
+        await #expect(throws: TransportError.cancelled) { try await sent.value }
+        // A request after it is answered; by then the cancelled one would have arrived first.
+        let after = HTTPRequest(url: try #require(URL(string: server.baseURL + "/user")))
+        #expect(try await transport.send(after).status == 204)
+        #expect(server.requests.allSatisfy { !$0.hasPrefix("PUT ") }, "\(server.requests)")
+    }
+}
+
 /// What a request ended with, once it has.
 private final class Outcome: @unchecked Sendable {
     private let lock = NSLock()
