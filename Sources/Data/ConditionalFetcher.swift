@@ -60,8 +60,8 @@ struct ConditionalFetcher: Sendable {
     /// `cacheable: false` bypasses the cache for answers that must always be live, such as `/rate_limit`;
     /// `--offline` still cannot reach the network for them. `revalidates: false` sends no validators, so the
     /// answer is a 200 (stored as any other), for what a 304 leaves out (the token's scopes); `--offline` and a
-    /// network failure still answer from the copy, the latter unless `fallsBack` is false. `accept` asks for another media type, whose body differs, so
-    /// it is part of the cache key.
+    /// network failure still answer from the copy, the latter unless `fallsBack` is false. `accept` asks for
+    /// another media type, whose body differs, so it is part of the cache key.
     func get(
         _ url: URL, endpoint: String, cacheable: Bool = true, revalidates: Bool = true, fallsBack: Bool = true,
         accept: String? = nil, onHead: HeadObserver? = nil
