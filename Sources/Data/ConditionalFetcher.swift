@@ -110,7 +110,7 @@ struct ConditionalFetcher: Sendable {
             }
             throw ErrorMapping.domainError(
                 for: error, endpoint: endpoint, apiRoot: client.configuration.baseURL,
-                cachedCopy: entry != nil || hasCopyDespiteNoCache(key: variant, cacheable: cacheable))
+                cachedCopy: fallsBack && (entry != nil || hasCopyDespiteNoCache(key: variant, cacheable: cacheable)))
         }
         if answer.status == 304, revalidates, let entry, let store {
             // A validator that is not the stored one, compared weakly (RFC 9110 §8.8.3.2: `W/` aside), names

@@ -94,8 +94,8 @@ package enum RetryDecision: Sendable, Equatable {
 /// The pure decision of whether and when to retry, so the schedule can be tested without sleeping:
 /// - a transient transport failure (refused, an unreachable proxy, a timeout, a lost connection, a cut-off
 ///   body) or a 500, 502, 503 or 504: retried after a random share of min(8 s, 0.25 s × 2^n), for an
-///   idempotent method (or a POST that only reads), at most `maxRetries` times; a 5xx's `Retry-After`, up to
-///   60 s, stretches the wait;
+///   idempotent method (or a POST that only reads), and a connection never made (refused, unreachable) for any
+///   method, at most `maxRetries` times; a 5xx's `Retry-After`, up to 60 s, stretches the wait;
 /// - a secondary limit (429, or 403 with `Retry-After` or GitHub's secondary-limit or abuse-detection message):
 ///   retried after `Retry-After` (at least a second), or 60 s, doubled for each earlier secondary-limit retry of
 ///   the request up to `maximumWait`, counting against `maxRetries`;
@@ -143,6 +143,8 @@ package struct RetrySchedule: Sendable {
         switch outcome {
         case .failure(let error):
             // A connection never made sent nothing, so even a write that is never sent twice may be sent again.
+            // (libcurl resends a request whose kept-alive connection closed unanswered on a new one, and a refusal
+            // there reads so too; the one PATCH, `me edit`'s, is its run's first request: no connection is reused.)
             guard repeatable || !error.mayHaveReachedServer, error.isTransient, retriesUsed < policy.maxRetries
             else { return .deliver }
             return .retry(after: backoff(retriesUsed: retriesUsed, random: random), reason: .transport(error))

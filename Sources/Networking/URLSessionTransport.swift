@@ -18,16 +18,20 @@ package final class URLSessionTransport: Sendable {
     /// and 8 TLS handshakes (issue 29). An answer that shows HTTP/1.1 (`showsHTTP1`) sends the requests after it to
     /// `pooled`, as plain http always goes.
     private let multiplexed: SessionRoute
-    /// Up to `maximumConnectionsPerHost` connections a host, for HTTP/1.1, which cannot multiplex, in sessions of
+    /// `maximumConnectionsPerHost` connections a host, for HTTP/1.1, which cannot multiplex, in sessions of
     /// at most `connectionsPerPooledSession`. libcurl closes an idle connection whenever a session holds more than
     /// four for each transfer under way in it (CURLMOPT_MAXCONNECTS is unset, so its cache is 4 × the transfers),
     /// so one pool of 10 lost connections whenever the transfers under way fell to two, and opened them again a
     /// moment later (issue 29: `followers --all --full --concurrency 8` opened 9–14 over HTTP/1.1 where 9 do).
-    /// A session of four never holds more than that. The sessions are made twice over: those past the first
-    /// `maximumConnectionsPerHost` connections are used only while transfers given up on (a timed-out attempt)
-    /// still hold connections, as they do until their session's own timeout, so that a retry is not queued
-    /// behind them. Each session is made when first used.
+    /// A session of four never holds more than that. The sessions are made `sessionSets` times over, each when
+    /// first used: a set past the first is used only when the sets before it are full, mostly while transfers
+    /// given up on (a timed-out attempt) still hold connections, as they do until their session's own timeout,
+    /// so that a retry is not queued behind them; now and then for more requests at once than one set holds (a
+    /// page beside ten lookups).
     private let pooled: [SessionRoute]
+    /// One set for each attempt of a request with the default three retries: by a fifth, the first set's given-up
+    /// transfers have met their session's timeout.
+    static let sessionSets = 4
     static let connectionsPerPooledSession = 4
     private let sawHTTP1 = OnceFlag()
     /// The API host answered over HTTP/1.1 in an earlier run (`HTTPVersionMemory` in the executable): every
@@ -77,7 +81,9 @@ package final class URLSessionTransport: Sendable {
         let connections = max(1, maximumConnectionsPerHost)
         let size = URLSessionTransport.connectionsPerPooledSession
         let sizes = stride(from: 0, to: connections, by: size).map { min(size, connections - $0) }
-        pooled = (sizes + sizes).map { SessionRoute(connectionsPerHost: $0, requestTimeout: requestTimeout) }
+        pooled = Array(repeating: sizes, count: URLSessionTransport.sessionSets).joined().map {
+            SessionRoute(connectionsPerHost: $0, requestTimeout: requestTimeout)
+        }
     }
 
     deinit {
@@ -316,6 +322,11 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
         _ request: URLRequest, in session: URLSession, maximumBodyBytes: Int, onHead: HeadObserver? = nil,
         ended: (@Sendable () -> Void)? = nil
     ) async throws -> (Foundation.Data, URLResponse) {
+        // A caller cancelled already makes no task, which would be left in the session unstarted.
+        if Task.isCancelled {
+            ended?()
+            throw URLError(.cancelled)
+        }
         let task = session.dataTask(with: request)
         let transfer = Transfer(limit: maximumBodyBytes)
         (transfer.onHead, transfer.grew, transfer.ended) = (onHead, onHead?.grew, ended)

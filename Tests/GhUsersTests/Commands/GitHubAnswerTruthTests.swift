@@ -208,6 +208,8 @@ struct SmallerTruthsTests {
         #expect(run.status == 1, "\(run.err)")
         #expect(run.out.isEmpty, "\(run.out)")
         #expect(!run.err.contains("using the copy"), "\(run.err)")
+        // Nor is that copy offered: it is from before the change.
+        #expect(!run.err.contains("--offline answers from it"), "\(run.err)")
         #expect(run.err.hasSuffix("gh-users: the profile was changed all the same; 'gh-users me' shows it\n"))
     }
 
