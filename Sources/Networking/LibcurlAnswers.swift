@@ -71,6 +71,10 @@ extension URLSessionTransport {
     static func libcurlFailure(_ message: String, host: String) -> TransportError {
         // "transfer closed with 90 bytes remaining to read", "... with outstanding read data remaining"
         if message.hasPrefix("transfer closed with") { return .truncatedBody }
+        // "Recv failure: Connection reset by peer", "Send failure: Broken pipe" (CURLE_RECV_ERROR, _SEND_ERROR):
+        // the connection dropped under the transfer, as when libcurl's own resend of a request whose kept-alive
+        // connection closed is cut off in turn (helper-302: exit 1 with no retry, where `--retries` promised 3).
+        if message.hasPrefix("Recv failure:") || message.hasPrefix("Send failure:") { return .connectionLost }
         // "SSL: no alternative certificate subject name matches target host name '127.0.0.1'" and
         // "SSL: certificate subject name 'x' does not match target host name 'y'"
         if message.hasPrefix("SSL: no alternative certificate subject name matches target")

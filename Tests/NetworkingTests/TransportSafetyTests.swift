@@ -60,6 +60,15 @@ struct LibcurlFailureMappingTests {
         #expect(URLSessionTransport.transportError(curlFailure(message)) == .truncatedBody)
     }
 
+    /// A connection dropped under the transfer, in libcurl's words, is a lost connection: retried. Before: `other`,
+    /// exit 1 at the first, whatever `--retries` said (a flaky network's reset, then a cut answer).
+    @Test(arguments: ["Recv failure: Connection reset by peer", "Send failure: Broken pipe"])
+    func aConnectionDroppedUnderTheTransferIsLost(message: String) {
+        let error = URLSessionTransport.transportError(curlFailure(message))
+        #expect(error == .connectionLost)
+        #expect(error.isTransient)
+    }
+
     @Test func anyOtherMinusOneIsNeitherRetriedNorCached() {
         let error = URLSessionTransport.transportError(
             curlFailure("Error while processing content unencoding: incorrect header check"))
