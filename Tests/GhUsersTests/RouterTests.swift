@@ -520,6 +520,22 @@ extension RouterTests {
         #expect(route("cache clear --help") == .help(.command("cache clear")))
     }
 
+    /// A word after --json is told to go before it only on a command that takes one (before: rate-limit, which
+    /// takes none, was told to put "the command's argument" there; helper-305).
+    @Test func aWordAfterJSONIsToldToGoBeforeItOnlyWhereACommandTakesOne() {
+        let messages = ["rate-limit --json resource", "show --json login"].map { arguments -> String in
+            guard case .usageError(let error) = route(arguments) else { return "" }
+            return error.message
+        }
+        #expect(
+            messages == [
+                "gh-users's --json takes no field, unlike gh's --json resource: give --json --fields resource, or "
+                    + "pipe --json into jq",
+                "gh-users's --json takes no field, unlike gh's --json login: give --json --fields login, or pipe "
+                    + "--json into jq (a word meant as the command's argument goes before --json)",
+            ])
+    }
+
     /// Each usage error names the command it belongs to, and points to that command's help.
     @Test(arguments: [
         ("me edit x", "unexpected argument 'x'", "me edit"),
@@ -536,13 +552,39 @@ extension RouterTests {
             "--person takes one login: run once for each person, or without it for all", "access"
         ),
         // So are two levels or two affiliations (before: the last kept, silently; a review's find). pull is read.
+        // In the words every filter given twice gets (helper-305: three wordings of one refusal).
         (
             "access github --permission write --permission admin",
-            "--permission takes one level, which keeps it and the levels above", "access"
+            "--permission takes one value, and was given 'write' and 'admin': one level keeps it and the levels above",
+            "access"
         ),
         (
             "access github --affiliation outside --affiliation member",
-            "--affiliation takes one: run once for each, or without it for all", "access"
+            "--affiliation takes one value, and was given 'outside' and 'member': run once for each, or without it "
+                + "for all", "access"
+        ),
+        // repos' --type is a filter too (before: the last kept, silently, members alone; helper-305).
+        (
+            "repos octocat --type owner --type member",
+            "--type takes one value, and was given 'owner' and 'member': run once for each", "repos"
+        ),
+        // A second --fields is said as such, before a check of either list (before: stargazers said 'id' is a
+        // profile's field; members --changes named 'nope' an unknown change field).
+        (
+            "stargazers octocat/Hello-World --fields login --fields id",
+            "--fields is given more than once: give every field in one comma-separated list, such as --fields "
+                + "login,id", "stargazers"
+        ),
+        (
+            "members github --changes /tmp/never-written --fields login --fields nope",
+            "--fields is given more than once: give every field in one comma-separated list, such as --fields "
+                + "login,id", "members"
+        ),
+        // An unknown change field gets the nearest, as every other unknown field does (helper-305).
+        (
+            "members github --changes /tmp/never-written --fields logn",
+            "unknown field 'logn' for members --changes; did you mean 'login'?\nValid fields: change, login, id, "
+                + "previous_login, role, previous_role", "members"
         ),
         ("cache info extra", "unexpected argument 'extra'", "cache info"),
         ("cache clear --fields login", "option '--fields' does not apply to cache clear", "cache clear"),

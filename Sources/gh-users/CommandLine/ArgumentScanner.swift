@@ -129,10 +129,12 @@ enum ArgumentScanner {
                     Self.isFieldList(arguments[index]) || spec.anyFields.contains(arguments[index])
                 {
                     let one = !arguments[index].contains(",")
+                    // Only a command that takes an argument or words has one to put before --json.
+                    let takesWords = !spec.arguments.isEmpty || !spec.words.isEmpty
                     throw UsageError(
                         message: "gh-users's --json takes no \(one ? "field" : "list of fields"), unlike gh's --json "
                             + "\(arguments[index]): give --json --fields \(arguments[index]), or pipe --json into jq"
-                            + (one ? " (a word meant as the command's argument goes before --json)" : ""),
+                            + (one && takesWords ? " (a word meant as the command's argument goes before --json)" : ""),
                         command: spec)
                 }
             }

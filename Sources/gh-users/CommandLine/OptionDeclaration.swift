@@ -27,6 +27,17 @@ struct OptionReading {
         return value
     }
 
+    /// A filter's one value: a second, other one beside it is refused, naming both, where taking the last
+    /// without a word would list less than asked (`--type owner --type member` listed members alone). `same`
+    /// gives other words for one value (`write` for `push`); `advice` says what to do instead.
+    func oneValue(same: [String: String] = [:], advice: String = "run once for each") throws(UsageError) {
+        let given = parsed.values(option).map { same[$0] ?? $0 }
+        guard let first = given.first, let other = given.first(where: { $0 != first }) else { return }
+        throw usageError(
+            "--\(option.name) takes one value, and was given \(TerminalSanitizer.quotedPath(first)) and "
+                + "\(TerminalSanitizer.quotedPath(other)): \(advice)")
+    }
+
     /// The one file the option names, however often it is given (`a`, `./a`, its absolute path). Given twice with
     /// two files, it is refused: a run uses one, and taking the last (as other options do) left an alias's file or
     /// the one typed first unused without a word.

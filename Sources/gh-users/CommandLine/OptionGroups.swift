@@ -62,9 +62,14 @@ extension CommonOptions: OptionValues {}
 
 /// `--format`, `--json`, `--fields`, `--color`: for every command that writes records.
 extension ParsedArguments {
-    /// The names `--fields` gives, in order, each trimmed; nil without `--fields`.
+    /// The names `--fields` gives, in order, each trimmed; nil without `--fields`, and when it is given twice:
+    /// `OutputGroup` refuses that, and no check of one of the two lists (a profile's field, a change's) may
+    /// speak first.
     var chosenFields: [String]? {
-        value(OutputGroup.fields).map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+        guard values(OutputGroup.fields.spec).count < 2 else { return nil }
+        return value(OutputGroup.fields).map {
+            $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
     }
 }
 

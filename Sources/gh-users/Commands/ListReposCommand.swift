@@ -17,11 +17,18 @@ struct ListReposOptions: PagedOptions {
 /// `gh-users repos`: an account's repositories, as a person scans them.
 enum ListReposCommand {
     /// `repos`' own options, each declared once: help, parsing and checking read them.
-    static let type = OptionDeclaration<RepoQuery>.choice(
+    /// A filter, so one value, as the people lists' are; `--sort` and `--direction` take the last, as gh's do.
+    static let type = OptionDeclaration<RepoQuery>.optional(
         OptionSpec(
             "type", value: "TYPE", help: "owner, member or all.", default: "owner",
             choices: RepoQuery.Kind.allCases.map(\.rawValue)),
-        at: \.kind)
+        at: \.kind,
+        parse: { reading throws(UsageError) in
+            let kind = try reading.choice(RepoQuery.Kind.self)
+            try reading.oneValue()
+            return kind
+        },
+        write: \.rawValue)
     static let sort = OptionDeclaration<RepoQuery>.choice(
         OptionSpec(
             "sort", value: "KEY", help: "created, updated, pushed or full_name.", default: "full_name",

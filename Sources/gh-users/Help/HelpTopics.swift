@@ -37,7 +37,7 @@ enum HelpTopics {
             HelpRenderer.fill(
                 "The options commands share, in groups. Every command that talks to GitHub takes the output, "
                     + "network, cache and logging options; a list takes the paging options too, and a list of "
-                    + "accounts the profile options (but blocks and invitations). A command's help names the groups "
+                    + "accounts the profile options (but blocks, invitations and orgs). A command's help names the groups "
                     + "it takes, and lists its own options; options come after the command.",
                 indent: 0, width: width) + "\n"
         for group in HelpRenderer.sharedGroups {

@@ -60,9 +60,7 @@ struct AccessCommand: GitHubCommand {
         parse: { reading throws(UsageError) in
             let words = ["pull": "read", "push": "write"]
             // One level keeps it and those above: a second is no "and this one too", as beside --repo it reads.
-            guard Set(reading.parsed.values(reading.option).map { words[$0] ?? $0 }).count < 2 else {
-                throw reading.usageError("--permission takes one level, which keeps it and the levels above")
-            }
+            try reading.oneValue(same: words, advice: "one level keeps it and the levels above")
             guard let level = RepositoryPermissionLevel(rawValue: words[reading.text] ?? reading.text) else {
                 throw .invalidChoice(reading.option, reading.text, spec: reading.command)
             }
@@ -75,9 +73,7 @@ struct AccessCommand: GitHubCommand {
             choices: ["outside", "member", "owner"]),
         at: \.affiliation,
         parse: { reading throws(UsageError) in
-            guard Set(reading.parsed.values(reading.option)).count < 2 else {
-                throw reading.usageError("--affiliation takes one: run once for each, or without it for all")
-            }
+            try reading.oneValue(advice: "run once for each, or without it for all")
             return try reading.choice(AccessRecord.Affiliation.self)
         },
         write: \.rawValue)

@@ -30,9 +30,11 @@ enum ChangesOption {
                             + "the cache alone, pages cached at different times")
                 }
                 if let field = reading.parsed.chosenFields?.first(where: { !$0.isEmpty && !fields.contains($0) }) {
+                    // With a suggestion, as every other unknown field is said.
+                    let suggestion = Suggestions.nearest(to: field, among: fields).map { "; did you mean '\($0)'?" }
                     throw reading.usageError(
-                        "unknown field '\(field)' for \(reading.command.name) --changes\nValid fields: "
-                            + fields.joined(separator: ", "))
+                        "unknown field '\(field)' for \(reading.command.name) --changes\(suggestion ?? "")\n"
+                            + "Valid fields: " + fields.joined(separator: ", "))
                 }
                 return path
             },

@@ -87,15 +87,10 @@ enum PeopleFilter {
                 // One value: a second was sent in its place without a word (`--permission admin --permission
                 // pull` listed pull), where `access` refuses it (helper-287).
                 let values = reading.parsed.values(reading.option)
-                let given = values.map { aliases[$0] ?? $0 }
                 if let wrong = values.first(where: { !choices.contains(aliases[$0] ?? $0) }) {
                     throw .invalidChoice(reading.option, wrong, spec: reading.command)
                 }
-                if let other = given.first(where: { $0 != given.first }), let first = given.first {
-                    throw reading.usageError(
-                        "--\(name) takes one value, and was given \(TerminalSanitizer.quotedPath(first)) and "
-                            + "\(TerminalSanitizer.quotedPath(other)): run once for each")
-                }
+                try reading.oneValue(same: aliases)
                 let choice = aliases[reading.text] ?? reading.text
                 options.filters[key] = choice == shown ? nil : choice
             },
