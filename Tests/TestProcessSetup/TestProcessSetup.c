@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include <spawn.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 
 #include "TestProcessSetup.h"
 
@@ -17,6 +18,24 @@ __attribute__((constructor)) static void gh_users_tests_point_folders_away(void)
 }
 
 int gh_users_tests_folders_pointed(void) { return pointed; }
+
+// The end-to-end tests run side by side, each with its stand-in's sockets and its processes' pipes: the test
+// process holds about 1,850 descriptors at its peak. Under the soft limit most Linux systems give a login
+// (1,024), sockets and pipes then failed with EMFILE, and Foundation's Pipe traps on that (SIGILL, the run
+// lost). The soft limit is raised to the hard one, as Go's runtime does for its programs; what the tests spawn
+// inherits it, as from a shell with that limit.
+__attribute__((constructor)) static void gh_users_tests_raise_file_limit(void) {
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+        rlim_t hard = limit.rlim_max;
+        limit.rlim_cur = hard;
+        // macOS's hard limit is unlimited, past what a process may open (OPEN_MAX, 10,240): ask for that.
+        if (setrlimit(RLIMIT_NOFILE, &limit) != 0 && hard > 10240) {
+            limit.rlim_cur = 10240;
+            setrlimit(RLIMIT_NOFILE, &limit);
+        }
+    }
+}
 
 int gh_users_spawn_add_chdir(posix_spawn_file_actions_t *actions, const char *path) {
     return posix_spawn_file_actions_addchdir_np(actions, path);
