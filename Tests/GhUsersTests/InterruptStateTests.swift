@@ -75,6 +75,34 @@ struct InterruptStateTests {
         lock = nil
         #expect(!ExitCleanup.process.owes(owned.lockPath))
     }
+
+    /// A forced exit's "interrupted" line waits for no one: to a full pipe nobody reads (a stopped terminal's
+    /// stderr alike) it is left unsaid, where its blocking write kept the process from ever ending (helper-304).
+    /// The line goes out whole once there is room.
+    @Test func theInterruptedLineIsLeftUnsaidToAFullStderr() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { _ = (close(ends[0]), close(ends[1])) }
+        // Filled without blocking, then made blocking again, as a shell's pipe is.
+        let flags = fcntl(ends[1], F_GETFL)
+        _ = fcntl(ends[1], F_SETFL, flags | O_NONBLOCK)
+        let chunk = [UInt8](repeating: 0x61, count: 4096)
+        while chunk.withUnsafeBytes({ write(ends[1], $0.baseAddress, $0.count) }) > 0 {}
+        _ = fcntl(ends[1], F_SETFL, flags)
+        let said = Counter()
+        let done = DispatchSemaphore(value: 0)
+        let writer = ends[1]
+        DispatchQueue.global().async {
+            if InterruptState.sayInterrupted(to: writer) { said.increment() }
+            done.signal()
+        }
+        // Before, the write blocked here for good; a minute is far past any scheduling delay.
+        #expect(done.wait(timeout: .now() + 60) == .success)
+        #expect(said.count == 0)
+        var drain = [UInt8](repeating: 0, count: 1 << 20)
+        _ = drain.withUnsafeMutableBytes { read(ends[0], $0.baseAddress, $0.count) }
+        #expect(InterruptState.sayInterrupted(to: ends[1]))
+    }
 }
 
 extension InterruptState {

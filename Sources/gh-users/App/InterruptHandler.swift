@@ -123,9 +123,20 @@ final class InterruptHandler {
 final class InterruptState: @unchecked Sendable {
     /// The process's own, which `InterruptHandler` feeds and blocking reads and opens consult.
     static let process = InterruptState(firstGrace: .seconds(10)) { status in
-        let message = Array("gh-users: interrupted\n".utf8)
-        _ = message.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        sayInterrupted()
         ExitCleanup.process.exit(status)
+    }
+
+    /// "gh-users: interrupted" on `descriptor`, if it takes it now; false if it was left unsaid. The process is
+    /// ending: a stderr that is a full pipe or a stopped terminal would keep it from ending for as long as its
+    /// reader pleases (helper-304: a SIGTERM never ended a run whose stderr nobody read). A pipe or terminal
+    /// that polls writable takes a line this short whole.
+    @discardableResult
+    static func sayInterrupted(to descriptor: Int32 = STDERR_FILENO) -> Bool {
+        var poller = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+        guard poll(&poller, 1, 0) > 0, poller.revents & Int16(POLLOUT) != 0 else { return false }
+        let message = Array("gh-users: interrupted\n".utf8)
+        return message.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) } == message.count
     }
 
     private let lock = NSLock()
@@ -183,8 +194,7 @@ final class InterruptState: @unchecked Sendable {
 
     /// Ends the process with the first signal's status, saying so as an interrupted command does.
     func exitBlocked() -> Never {
-        let message = Array("gh-users: interrupted\n".utf8)
-        _ = message.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        Self.sayInterrupted()
         ExitCleanup.process.exit(signalStatus)
     }
 
