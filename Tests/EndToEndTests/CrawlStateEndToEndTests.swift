@@ -3,6 +3,8 @@ import GitHubStandIn
 import TestSupport
 import Testing
 
+@testable import gh_users
+
 /// A crawl that a test starts and kills itself, for `--output` runs that write nothing on stdout or stderr to wait
 /// for (BinaryRunner's interrupt waits for a first byte). Every wait is a `Task.sleep`, never a blocked thread, so
 /// the tests running beside it keep the cooperative pool.
@@ -171,7 +173,8 @@ struct CrawlStateEndToEndTests {
             #expect(first.status == status, "\(first.stderr)")
             #expect(ids(first.stdout) == Array(server.population.users.prefix(300).map(\.id)))
             #expect(
-                first.stderr.contains("To continue from here, run it again: gh-users list --state \(path("s")) --all"))
+                first.stderr.contains(
+                    "To continue from here, run it again: gh-users list --state \(ShellWord.quote(path("s"))) --all"))
             #expect(try state("s")["since"] == server.population.users[299].id)
             let second = try await run(arguments)
             #expect(second.status == 0, "\(second.stderr)")

@@ -2,6 +2,8 @@ import Foundation
 import GitHubStandIn
 import Testing
 
+@testable import gh_users
+
 /// `list --state` against files that are not what they seem (a state that names no output, a link to a state, a
 /// planted link or FIFO beside it), reruns that would append another shape to the same output, and hints that
 /// must run as printed.
@@ -164,7 +166,7 @@ struct CrawlStateSafetyEndToEndTests {
             let again = try await run(["list", "--all", "--state", path("s")] + api(server))
             #expect(again.status == 1)
             #expect(again.stdout.isEmpty)
-            #expect(again.stderr.contains("give --output \(path("o.tsv"))"), "\(again.stderr)")
+            #expect(again.stderr.contains("give --output \(ShellWord.quote(path("o.tsv")))"), "\(again.stderr)")
             #expect(read("s") == state)
         }
     }

@@ -2,6 +2,8 @@ import Foundation
 import GitHubStandIn
 import Testing
 
+@testable import gh_users
+
 /// The follow graph through the built binary: the token's own lists, follows A B, the set operations on an
 /// account with thousands on each side, and follow/unfollow whose effect every later read sees. A dry run and a
 /// token without the follow scope are `FollowCommandTests`'.
@@ -117,7 +119,7 @@ struct FollowGraphEndToEndTests {
             #expect(targets.count == 3)
             let script =
                 ##"printf '%s\n' '# drop these' '' \##(targets.joined(separator: " ")) | "$GH_USERS" unfollow --yes - "##
-                + "--format tsv " + common.joined(separator: " ")
+                + "--format tsv " + ShellWord.line(common)
             let result = try await BinaryRunner.shell(script, environment: ["GH_TOKEN": token])
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout == targets.map { "\($0)\tunfollow\tunfollowed\n" }.joined())

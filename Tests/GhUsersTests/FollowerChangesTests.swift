@@ -587,7 +587,8 @@ struct FollowerChangesRunTests {
         #expect(
             err.hasPrefix(
                 "gh-users: cannot create the lock beside the snapshot file '\(file)': no such file or directory (a "
-                    + "folder on its path is not there: mkdir -p -- \(folder("state/gh-users")))"), "\(err)")
+                    + "folder on its path is not there: mkdir -p -- \(ShellWord.quote(folder("state/gh-users"))))"),
+            "\(err)")
         #expect(!FileManager.default.fileExists(atPath: folder("state")))
     }
 

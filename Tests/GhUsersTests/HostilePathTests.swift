@@ -65,7 +65,7 @@ struct HostilePathTests {
         #expect(status == 1)
         #expect(
             err == "gh-users: cannot open the output file '\(folder("missing/" + Self.shown))': no such file or "
-                + "directory (a folder on its path is not there: mkdir -p -- \(folder("missing")))\n")
+                + "directory (a folder on its path is not there: mkdir -p -- \(ShellWord.quote(folder("missing"))))\n")
     }
 
     /// A state that counts bytes of an unnamed file: the message gives the JSON to add, with the path escaped

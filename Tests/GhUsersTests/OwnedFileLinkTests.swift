@@ -43,11 +43,11 @@ struct OwnedFileLinkTests {
         let missing = " (a folder on its path is not there: mkdir -p -- "
         #expect(
             FileDescriptorIO.reason(ENOENT, creating: folder("state/gh-users/f.json"))
-                == "no such file or directory" + missing + folder("state/gh-users") + ")")
+                == "no such file or directory" + missing + ShellWord.quote(folder("state/gh-users")) + ")")
         #expect(symlink(folder("nowhere"), folder("d")) == 0)
         #expect(
             FileDescriptorIO.reason(ENOENT, creating: folder("d/f.json"))
-                == "no such file or directory" + missing + folder("nowhere") + ")")
+                == "no such file or directory" + missing + ShellWord.quote(folder("nowhere")) + ")")
         for plain in [folder("newdir/"), folder("f.json")] {
             #expect(FileDescriptorIO.reason(ENOENT, creating: plain) == "no such file or directory", "\(plain)")
         }

@@ -170,8 +170,8 @@ struct ResumeHintTests {
         #expect(out.text.isEmpty)
         #expect(
             err.text.hasSuffix(
-                "To continue from here, run it again: gh-users list --state \(folder("s")) --output \(folder("o.tsv")) "
-                    + "--all --no-cache\n"), "\(err.text)")
+                "To continue from here, run it again: gh-users list --state \(ShellWord.quote(folder("s"))) --output "
+                    + "\(ShellWord.quote(folder("o.tsv"))) --all --no-cache\n"), "\(err.text)")
     }
 
     /// A crawl of `--limit 5` that stopped after 2 accounts asks for the 3 left, with or without a state: run as
@@ -192,7 +192,7 @@ struct ResumeHintTests {
             hint
                 == (withState
                     ? "To continue from here, run it again, appending to where this output went: gh-users list "
-                        + "--state \(folder("s")) --limit 3 --per-page 2 --format tsv"
+                        + "--state \(ShellWord.quote(folder("s"))) --limit 3 --per-page 2 --format tsv"
                     : "To continue from here: gh-users list --since 2 --limit 3 --per-page 2 --format tsv"))
         // A run that reached its limit, with more to come, goes on with the same limit: the next 5.
         let (io, _, terminal) = IOStreams.test(stdoutTTY: true)

@@ -26,7 +26,8 @@ struct ReadOnlyOwnFileTests {
 
     static func refusal(_ kind: String, _ file: String, _ option: String) -> String {
         "gh-users: the \(kind) '\(file)' is read-only (mode 0444), and a run replaces it with what it finds. It was "
-            + "left as it is: make it writable (chmod u+w -- \(file)) to go on from it, or give \(option) another file"
+            + "left as it is: make it writable (chmod u+w -- \(ShellWord.quote(file))) to go on from it, or give \(option) "
+            + "another file"
     }
 
     /// A crawl's state is written before its first request: none is sent.
