@@ -563,6 +563,13 @@ extension RouterTests {
             "--affiliation takes one value, and was given 'outside' and 'member': run once for each, or without it "
                 + "for all", "access"
         ),
+        // A value as typed, and each checked against the choices first, wherever it stands (helper-306).
+        (
+            "access github --permission pull --permission admin",
+            "--permission takes one value, and was given 'pull' and 'admin'", "access"
+        ),
+        ("repos octocat --type bogus --type owner", "invalid value 'bogus' for '--type'", "repos"),
+        ("access github --fields login --fields change", "--fields is given more than once", "access"),
         // repos' --type is a filter too (before: the last kept, silently, members alone; helper-305).
         (
             "repos octocat --type owner --type member",

@@ -27,12 +27,20 @@ struct OptionReading {
         return value
     }
 
-    /// A filter's one value: a second, other one beside it is refused, naming both, where taking the last
-    /// without a word would list less than asked (`--type owner --type member` listed members alone). `same`
-    /// gives other words for one value (`write` for `push`); `advice` says what to do instead.
+    /// A filter's one value: every value given is first checked against the option's choices (the first wrong
+    /// one is the error, wherever it stands), then a second, other one beside the first is refused, naming both
+    /// as typed, where taking the last without a word would list less than asked (`--type owner --type member`
+    /// listed members alone). `same` gives other words for one value (`write` for `push`); `advice` says what
+    /// to do instead.
     func oneValue(same: [String: String] = [:], advice: String = "run once for each") throws(UsageError) {
-        let given = parsed.values(option).map { same[$0] ?? $0 }
-        guard let first = given.first, let other = given.first(where: { $0 != first }) else { return }
+        let values = parsed.values(option)
+        if !option.choices.isEmpty, let wrong = values.first(where: { !option.choices.contains($0) }) {
+            throw .invalidChoice(option, wrong, spec: command)
+        }
+        let meaning = { (value: String) in same[value] ?? value }
+        guard let first = values.first, let other = values.first(where: { meaning($0) != meaning(first) }) else {
+            return
+        }
         throw usageError(
             "--\(option.name) takes one value, and was given \(TerminalSanitizer.quotedPath(first)) and "
                 + "\(TerminalSanitizer.quotedPath(other)): \(advice)")

@@ -24,9 +24,8 @@ enum ListReposCommand {
             choices: RepoQuery.Kind.allCases.map(\.rawValue)),
         at: \.kind,
         parse: { reading throws(UsageError) in
-            let kind = try reading.choice(RepoQuery.Kind.self)
             try reading.oneValue()
-            return kind
+            return try reading.choice(RepoQuery.Kind.self)
         },
         write: \.rawValue)
     static let sort = OptionDeclaration<RepoQuery>.choice(

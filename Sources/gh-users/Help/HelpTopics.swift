@@ -94,7 +94,7 @@ enum HelpTopics {
             (
                 "64",
                 "usage: an unknown command or option, an invalid value, login or GH_USERS_* setting, --state, "
-                    + "--output, --changes or --token-file given twice with two files, access --person, or a filter (--permission, --affiliation, --role) given twice with two values, "
+                    + "--output, --changes or --token-file given twice with two files, access --person, or a filter (--permission, --affiliation, --role, repos --type) given twice with two values, "
                     + "anything after --version, an "
                     + "argument that is not UTF-8, a write under --offline, or one that asks first with no terminal "
                     + "to ask on and no --yes; nothing was sent"

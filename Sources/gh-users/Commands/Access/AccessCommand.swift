@@ -369,8 +369,8 @@ extension AccessCommand: CheckedOptions {
             throw UsageError(
                 message: "--changes compares whole maps and --state resumes one: give one of them", command: spec)
         }
-        guard changes == nil, let text = parsed.value(OutputGroup.fields) else { return }
-        let fields = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        // `chosenFields` is nil for a --fields given twice, which OutputGroup refuses as such.
+        guard changes == nil, let fields = parsed.chosenFields else { return }
         guard let field = fields.first(where: { !spec.fields.contains($0) && AccessChange.fields.contains($0) }) else {
             return
         }

@@ -86,10 +86,6 @@ enum PeopleFilter {
             read: { options, reading throws(UsageError) in
                 // One value: a second was sent in its place without a word (`--permission admin --permission
                 // pull` listed pull), where `access` refuses it (helper-287).
-                let values = reading.parsed.values(reading.option)
-                if let wrong = values.first(where: { !choices.contains(aliases[$0] ?? $0) }) {
-                    throw .invalidChoice(reading.option, wrong, spec: reading.command)
-                }
                 try reading.oneValue(same: aliases)
                 let choice = aliases[reading.text] ?? reading.text
                 options.filters[key] = choice == shown ? nil : choice
