@@ -29,14 +29,15 @@ int gh_users_tests_folders_pointed(void) { return pointed; }
 // The end-to-end tests run side by side, each with its stand-in's sockets and its processes' pipes: the test
 // process holds about 1,850 descriptors at its peak. Under the soft limit most Linux systems give a login
 // (1,024), sockets and pipes then failed with EMFILE, and Foundation's Pipe traps on that (SIGILL, the run
-// lost). The soft limit is raised to the hard one, as Go's runtime does for its programs; what the tests spawn
-// inherits it, as from a shell with that limit.
+// lost). The soft limit is raised to the hard one, as Go's runtime does for its programs. Unlike Go, which gives
+// the processes it starts the limit it found, what the tests spawn inherits the raised one, as from a shell with
+// that limit; the tests of a low limit set theirs (ResourceLimitsEndToEndTests).
 __attribute__((constructor)) static void gh_users_tests_raise_file_limit(void) {
     struct rlimit limit;
     if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
         rlim_t hard = limit.rlim_max;
         limit.rlim_cur = hard;
-        // macOS's hard limit is unlimited, past what a process may open (OPEN_MAX, 10,240): ask for that.
+        // macOS's hard limit may be unlimited, past what a process may open: ask for OPEN_MAX's 10,240 then.
         if (setrlimit(RLIMIT_NOFILE, &limit) != 0 && hard > 10240) {
             limit.rlim_cur = 10240;
             setrlimit(RLIMIT_NOFILE, &limit);
