@@ -31,21 +31,27 @@ package struct RetryClock: Sendable {
     package var now: @Sendable () -> Date
     package var random: @Sendable () -> Double
     package var sleep: @Sendable (Duration, RetryReason) async throws -> Void
+    /// How much of the shared pause after a secondary limit is left (`WaitTimes.elapsed`).
+    package var elapsed: @Sendable () -> Duration
 
+    /// Without `elapsed`, it is read off `now`, as a test's clock moves it.
     package init(
         now: @escaping @Sendable () -> Date,
         random: @escaping @Sendable () -> Double,
-        sleep: @escaping @Sendable (Duration, RetryReason) async throws -> Void
+        sleep: @escaping @Sendable (Duration, RetryReason) async throws -> Void,
+        elapsed: (@Sendable () -> Duration)? = nil
     ) {
         self.now = now
         self.random = random
         self.sleep = sleep
+        self.elapsed = elapsed ?? WaitTimes.following(now).elapsed
     }
 
     package static let live = RetryClock(
         now: { Date() },
         random: { Double.random(in: 0..<1) },
-        sleep: { duration, _ in try await Task.sleep(for: duration) }
+        sleep: { duration, _ in try await Task.sleep(for: duration) },
+        elapsed: WaitTimes.live.elapsed
     )
 }
 
@@ -187,7 +193,7 @@ package struct HTTPClient: Sendable {
         var retriesUsed = 0
         var primaryWaits = 0
         var attempts = 0
-        var ownPauseEnd: Date?
+        var ownPauseEnd: Duration?
         var secondaryRetries = 0
         // The loop's own clock, so a test's recorded waits count as time passed.
         let started = clock.now()
@@ -205,7 +211,7 @@ package struct HTTPClient: Sendable {
             // GitHub asks to "stop making requests temporarily" on a secondary limit: another request's limit
             // holds this one too, where 15 more lookups went out during a 3 s wait (helper-297).
             // From the end of this request's own wait, which the clock of a test may not show as passed.
-            if let rest = secondaryLimitPause.left(now: max(clock.now(), ownPauseEnd ?? .distantPast)) {
+            if let rest = secondaryLimitPause.left(at: max(clock.elapsed(), ownPauseEnd ?? .zero)) {
                 do {
                     try await clock.sleep(rest, .secondaryRateLimit)
                 } catch {
@@ -231,7 +237,7 @@ package struct HTTPClient: Sendable {
                 return try outcome.mapError(failure).get()
             }
             if case .secondaryRateLimit = reason {
-                let end = clock.now() + delay.inSeconds
+                let end = clock.elapsed() + delay
                 secondaryRetries += 1
                 ownPauseEnd = end
                 secondaryLimitPause.extend(to: end)

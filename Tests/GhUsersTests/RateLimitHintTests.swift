@@ -239,7 +239,7 @@ struct RateLimitHintTests {
 struct UnknownResetWaitTests {
     @Test func theWaitIsAnnouncedAsGitHubsMinute() async throws {
         let (io, _, err) = IOStreams.test(stderrTTY: false)
-        let announcer = WaitAnnouncer(io: io, now: { Date() }, pause: { _ in })
+        let announcer = WaitAnnouncer(io: io, times: .following { Date() }, pause: { _ in })
         try await announcer.sleep(.seconds(60), reason: .primaryRateLimit(resetAt: nil))
         #expect(
             err.text

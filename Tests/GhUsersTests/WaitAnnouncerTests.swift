@@ -25,7 +25,7 @@ struct WaitAnnouncerTests {
     private func announcer(tty: Bool) -> (WaitAnnouncer, ManualClock, CapturedOutput) {
         let (io, _, err) = IOStreams.test(stderrTTY: tty)
         let clock = ManualClock()
-        return (WaitAnnouncer(io: io, now: { clock.now }, pause: { clock.pause($0) }), clock, err)
+        return (WaitAnnouncer(io: io, times: .following { clock.now }, pause: { clock.pause($0) }), clock, err)
     }
 
     @Test func aRateLimitWaitOnATerminalCountsDownAndErasesItself() async throws {
@@ -40,12 +40,32 @@ struct WaitAnnouncerTests {
         #expect(clock.pauses == [.seconds(1), .seconds(1), .seconds(1)])
     }
 
+    /// A wall clock set an hour on or back during the countdown neither ends it nor stretches it: it counts
+    /// elapsed time (helper-308: set on, it ended at once and asked the spent limit again; set back, it ran an
+    /// hour more, past --max-wait).
+    @Test(arguments: [3600.0, -3600.0])
+    func aWallClockSetOnOrBackDuringTheCountdownChangesNothing(by jump: Double) async throws {
+        let (io, _, err) = IOStreams.test(stderrTTY: true)
+        let clock = ManualClock()
+        let times = WaitTimes(
+            now: { clock.now + (clock.pauses.isEmpty ? 0 : jump) },
+            elapsed: { .seconds(clock.now.timeIntervalSince1970) })
+        // Past three pauses the wait is over; a stretched one ends here, not an hour on.
+        let pause: @Sendable (Duration) async throws -> Void = { duration in
+            clock.pause(duration)
+            if clock.pauses.count >= 10 { throw CancellationError() }
+        }
+        try? await WaitAnnouncer(io: io, times: times, pause: pause).sleep(.seconds(3), reason: .secondaryRateLimit)
+        #expect(clock.pauses == [.seconds(1), .seconds(1), .seconds(1)], "\(clock.pauses)")
+        #expect(err.text.contains("Waiting for the rate limit: 2s left"))
+    }
+
     /// The countdown wrapped on a narrow pane, as the progress line did, and left a stale copy each second.
     @Test func theCountdownFitsANarrowTerminal() async throws {
         var (io, _, err) = IOStreams.test(stderrTTY: true, width: 20)
         io.stderrWidth = 20
         let clock = ManualClock()
-        let announcer = WaitAnnouncer(io: io, now: { clock.now }, pause: { clock.pause($0) })
+        let announcer = WaitAnnouncer(io: io, times: .following { clock.now }, pause: { clock.pause($0) })
         try await announcer.sleep(.seconds(2), reason: .secondaryRateLimit)
         let drawings =
             err.text.split(separator: "\n").last.map(String.init)?.split(separator: "\r\u{1B}[2K")
@@ -63,7 +83,7 @@ struct WaitAnnouncerTests {
             clock.pause(duration)
             if clock.pauses.count >= 10 { throw CancellationError() }
         }
-        let announcer = WaitAnnouncer(io: io, now: { clock.now }, pause: pause)
+        let announcer = WaitAnnouncer(io: io, times: .following { clock.now }, pause: pause)
         try? await announcer.sleep(.milliseconds(2_000) + .microseconds(300), reason: .secondaryRateLimit)
         #expect(clock.pauses.allSatisfy { $0 >= .milliseconds(1) }, "\(clock.pauses)")
         #expect(clock.pauses.count == 3, "\(clock.pauses)")

@@ -287,6 +287,17 @@ struct RetryScheduleTests {
     }
 }
 
+/// The sleeps asked for, and their sum in seconds: a clock that moves as they are slept.
+private final class SleepLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var durations: [Duration] = []
+
+    var all: [Duration] { lock.withLock { durations } }
+    var total: Double { lock.withLock { durations.reduce(0) { $0 + Double($1.components.seconds) } } }
+
+    func add(_ duration: Duration) { lock.withLock { durations.append(duration) } }
+}
+
 /// Records the sleeps the client asks for instead of sleeping.
 final class RecordingClock: @unchecked Sendable {
     private let lock = NSLock()
@@ -340,6 +351,26 @@ struct HTTPClientRetryTests {
         #expect(try await client.get(other).status == 200)
         #expect(recorder.sleeps.map(\.0) == [.seconds(5), .seconds(5)])
         #expect(recorder.sleeps.map(\.1) == [.secondaryRateLimit, .secondaryRateLimit])
+    }
+
+    /// The shared pause is kept in elapsed time: a wall clock set back an hour after the limit's wait holds no
+    /// later request for that hour (helper-308: it said "waiting 59m" and slept, past --max-wait).
+    @Test func aWallClockSetBackAfterASecondaryLimitHoldsNoLaterRequest() async throws {
+        let stub = StubTransport()
+        let other = URL(string: "https://api.github.com/users/other")!
+        stub.stub(url.absoluteString, status: 429, headers: [("Retry-After", "5")])
+        stub.stub(url.absoluteString, status: 200)
+        stub.stub(other.absoluteString, status: 200)
+        let sleeps = SleepLog()
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let clock = RetryClock(
+            now: { start + sleeps.total - (sleeps.total > 0 ? 3600 : 0) }, random: { 0.5 },
+            sleep: { duration, _ in sleeps.add(duration) },
+            elapsed: { .seconds(start.timeIntervalSince1970 + sleeps.total) })
+        let client = client(stub, clock: clock)
+        #expect(try await client.get(url).status == 200)
+        #expect(try await client.get(other).status == 200)
+        #expect(sleeps.all == [.seconds(5)])
     }
 
     /// A stress of the shared pause: 20 rounds of 40 requests at once, one of which meets a secondary limit.

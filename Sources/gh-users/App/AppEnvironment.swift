@@ -100,11 +100,12 @@ struct AppEnvironment: Sendable {
                     remembersHTTP1: memory?.speaksHTTP1 ?? false,
                     learnedHTTPVersion: memory?.recorder()
                 )
-                let announcer = WaitAnnouncer(io: request.io, now: { Date() })
+                let announcer = WaitAnnouncer(io: request.io, times: .live)
                 let clock = RetryClock(
                     now: { Date() },
                     random: { Double.random(in: 0..<1) },
-                    sleep: { duration, reason in try await announcer.sleep(duration, reason: reason) }
+                    sleep: { duration, reason in try await announcer.sleep(duration, reason: reason) },
+                    elapsed: WaitTimes.live.elapsed
                 )
                 return gitHub(request, transport: transport.transport, clock: clock)
             },

@@ -7,7 +7,8 @@ import Networking
 /// root: it is handed to the HTTP client as its `RetryClock.sleep`.
 struct WaitAnnouncer: Sendable {
     let io: IOStreams
-    let now: @Sendable () -> Date
+    /// The wall clock for the reset's time of day; elapsed time for what is left of the countdown.
+    let times: WaitTimes
     var pause: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
 
     /// The waits being announced now, shared by every copy of this announcer: requests in flight together
@@ -24,16 +25,16 @@ struct WaitAnnouncer: Sendable {
                 "gh-users: GitHub's secondary rate limit: waiting \(DurationText.describe(seconds: seconds)) before "
                 + "retrying\n"
         case .primaryRateLimit(let resetAt?, let bucket)
-        where resetAt.timeIntervalSince(now()) <= -RetrySchedule.resetGrace:
+        where resetAt.timeIntervalSince(times.now()) <= -RetrySchedule.resetGrace:
             // The reset is past here by more than a late answer's grace, as the wait took it (`primaryLimitWait`),
             // and GitHub still says spent: this clock is ahead of GitHub's.
-            let local = ErrorPresenter.localTime(resetAt, now: now())
+            let local = ErrorPresenter.localTime(resetAt, now: times.now())
             limit = Self.limitName(bucket)
             line =
                 "gh-users: \(limit) is still spent after its reset at \(local) (this clock may be ahead of GitHub's); "
                 + "waiting \(DurationText.describe(seconds: seconds)) before retrying\n"
         case .primaryRateLimit(let resetAt?, let bucket):
-            let local = ErrorPresenter.localTime(resetAt, now: now())
+            let local = ErrorPresenter.localTime(resetAt, now: times.now())
             limit = Self.limitName(bucket)
             line =
                 "gh-users: \(limit) is spent; waiting \(DurationText.describe(seconds: seconds)) for its reset at "
@@ -79,11 +80,13 @@ struct WaitAnnouncer: Sendable {
         return "the \(bucket.replacingOccurrences(of: "_", with: " ")) rate limit"
     }
 
+    /// On elapsed time, not the wall clock: a clock set on an hour ended the wait at once and asked the spent
+    /// limit again; set back, it counted an hour more, past `--max-wait` (helper-308).
     private func countdown(seconds: Double, limit: String) async throws {
-        let end = now().addingTimeInterval(seconds)
+        let end = times.elapsed() + .seconds(seconds)
         defer { io.drawStatusLine("") }
         while true {
-            let left = end.timeIntervalSince(now())
+            let left = (end - times.elapsed()).inSeconds
             if left <= 0 { return }
             io.drawStatusLine("Waiting for \(limit): \(DurationText.describe(seconds: left)) left")
             // Rounded up: under a millisecond left, a pause of 0 redrew "1s left" in a tight loop.

@@ -79,7 +79,7 @@ struct CommandHarness {
             makeGitHub: { request in
                 // No wait is slept: a retry's backoff or a rate limit's countdown passes at once, and a rate-limit
                 // wait is announced on the session's stderr as the live wiring announces it.
-                let announcer = WaitAnnouncer(io: request.io, now: { now }, pause: { _ in })
+                let announcer = WaitAnnouncer(io: request.io, times: .following { now }, pause: { _ in })
                 let clock = RetryClock(
                     now: { now }, random: { 0 },
                     sleep: { duration, reason in try await announcer.sleep(duration, reason: reason) })
