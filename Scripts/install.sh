@@ -151,6 +151,20 @@ install_curl_headers() {
     have_curl_headers || { echo "error: $package is installed but no curl/curl.h is under $include_root" >&2; exit 1; }
 }
 
+# Each folder the install writes into, or the nearest one there to make it in, must be writable: checked before
+# any build, and by --check, so that a user without root learns it at once (the build ran, then install -d
+# failed on /usr/local, after --check had said "Ready").
+root="$DESTDIR$PREFIX"
+for folder in "$root/bin" "$root/share/man/man1" "$root/share/bash-completion/completions" \
+    "$root/share/zsh/site-functions" "$root/share/fish/vendor_completions.d"; do
+    while [ ! -e "$folder" ]; do folder=$(dirname "$folder"); done
+    if [ ! -d "$folder" ] || [ ! -w "$folder" ]; then
+        echo "error: cannot install into $root: $folder is not a folder $(id -un) can write to; run it as root" \
+            "(sudo), or give PREFIX=\$HOME/.local" >&2
+        exit 1
+    fi
+done
+
 if [ -n "$prebuilt" ]; then
     [ -x "$prebuilt" ] || { echo "error: --binary=$prebuilt is not an executable file" >&2; exit 64; }
     bin=$prebuilt
@@ -173,7 +187,6 @@ else
     bin="$(swift build -c release --show-bin-path)/gh-users"
 fi
 
-root="$DESTDIR$PREFIX"
 install -d "$root/bin" "$root/share/man/man1" "$root/share/bash-completion/completions" \
     "$root/share/zsh/site-functions" "$root/share/fish/vendor_completions.d"
 install -m 0755 -s "$bin" "$root/bin/gh-users"
@@ -182,3 +195,11 @@ install -m 0755 -s "$bin" "$root/bin/gh-users"
 "$bin" completion fish >"$root/share/fish/vendor_completions.d/gh-users.fish"
 Scripts/make-manpage "$bin" "$root/share/man/man1"
 echo "Installed gh-users $("$bin" --version | awk '{print $2}') into $root" >&2
+# A first install into ~/.local: Debian's ~/.profile puts ~/.local/bin on PATH only at a login after it exists.
+if [ -z "$DESTDIR" ]; then
+    case ":$PATH:" in
+        *":$root/bin:"*) ;;
+        *) echo "note: $root/bin is not on PATH: add it (export PATH=\"$root/bin:\$PATH\" in your shell's" \
+            "profile), or log in again if your profile adds it once it exists" >&2 ;;
+    esac
+fi

@@ -63,6 +63,23 @@ struct InstallScriptEndToEndTests {
             left?.sorted() == ["bin/gh", "share/man/man1/gh-users-other.1", "share/man/man1/gh.1"], "\(left ?? [])")
     }
 
+    /// A user who cannot write under PREFIX is told so by --check and before any build, with what to do
+    /// (helper-307: --check said "Ready", then the install built and failed in install -d on /usr/local).
+    @Test(.asAnotherUser)
+    func aPrefixTheUserCannotWriteIsRefusedBeforeAnything() async throws {
+        let environment = ["PREFIX": "/usr/local/gh-users-not-there", "PATH": Self.path]
+        for flags in ["--check", ""] {
+            let run = try await BinaryRunner.shell(
+                #"\#(AnotherUser.prefix) bash "\#(Self.script)" --binary="\#(BinaryRunner.binary.path)" \#(flags)"#,
+                environment: environment)
+            #expect(run.status == 1, "\(flags): \(run.stderr)")
+            #expect(
+                run.stderr == "error: cannot install into /usr/local/gh-users-not-there: /usr/local is not a folder "
+                    + "nobody can write to; run it as root (sudo), or give PREFIX=$HOME/.local\n", "\(run.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: "/usr/local/gh-users-not-there"))
+    }
+
     /// Debian and Ubuntu keep the headers only under the multiarch folder: that is enough, and nothing is run.
     @Test(arguments: ["x86_64-linux-gnu/curl/curl.h", "aarch64-linux-gnu/curl/curl.h", "curl/curl.h"])
     func headersInEitherPlaceAreFound(header: String) async throws {
@@ -164,8 +181,10 @@ struct InstallScriptEndToEndTests {
     /// Another user is never sent through sudo unasked: without a terminal the script stops and names the command.
     @Test(.asAnotherUser)
     func anotherUserWithoutATerminalIsToldWhatToRun() async throws {
+        // A PREFIX it may write under (/tmp's), which the script checks first; it is never made.
         let (result, log) = try await withFakeApt(
-            plan: Self.newOnly, arguments: "", prefix: AnotherUser.prefix)
+            plan: Self.newOnly, arguments: "--prefix=/tmp/gh-users-prefix-\(UUID().uuidString)",
+            prefix: AnotherUser.prefix)
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.contains("'sudo apt-get install --no-upgrade -y libcurl4-openssl-dev'"))
         #expect(!result.stderr.contains("Running:"))

@@ -82,7 +82,7 @@ struct TokenAndAPIURLEndToEndTests: EndToEndSuite {
         let result = try await BinaryRunner.shell(
             """
             ulimit -c unlimited
-            cd "$(mktemp -d)" && mkfifo logins
+            folder=$(mktemp -d) && trap 'rm -rf "$folder"' EXIT && cd "$folder" && mkfifo logins
             "$GH_USERS" show - --api-url http://127.0.0.1:9 < logins > /dev/null 2>&1 &
             pid=$!
             exec 3> logins
@@ -107,7 +107,8 @@ struct TokenAndAPIURLEndToEndTests: EndToEndSuite {
         // writer for ever (a review's find).
         (
             "fifo on stdin, its writer gone",
-            #"cd "$(mktemp -d)" && mkfifo -m 600 t.fifo && { printf 'ghp_pipedToken1\n' > t.fifo & } && "#
+            #"folder=$(mktemp -d) && trap 'rm -rf "$folder"' EXIT && cd "$folder" && mkfifo -m 600 t.fifo && "#
+                + #"{ printf 'ghp_pipedToken1\n' > t.fifo & } && "#
                 + #"exec < t.fifo && wait && "$GH_USERS" show octocat --token-file /dev/stdin"#
         ),
     ])
