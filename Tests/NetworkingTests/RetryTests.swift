@@ -336,15 +336,21 @@ struct HTTPClientRetryTests {
         #expect(recorder.sleeps.map(\.1) == [.status(502), .transport(.connectionLost)])
     }
 
-    /// GitHub asks to "stop making requests temporarily" on a secondary limit: a request that starts during
-    /// another's wait waits for what is left of it (15 more lookups went out during a 3 s wait: helper-297), and
-    /// the request that met the limit waits once.
-    @Test func aSecondaryLimitHoldsTheRequestsThatStartDuringItsWait() async throws {
+    /// `url` meets a secondary limit of 5 s, then answers; another URL answers at once.
+    private static func secondaryLimitThenAnother() -> (StubTransport, URL) {
         let stub = StubTransport()
         let other = URL(string: "https://api.github.com/users/other")!
         stub.stub(url.absoluteString, status: 429, headers: [("Retry-After", "5")])
         stub.stub(url.absoluteString, status: 200)
         stub.stub(other.absoluteString, status: 200)
+        return (stub, other)
+    }
+
+    /// GitHub asks to "stop making requests temporarily" on a secondary limit: a request that starts during
+    /// another's wait waits for what is left of it (15 more lookups went out during a 3 s wait: helper-297), and
+    /// the request that met the limit waits once.
+    @Test func aSecondaryLimitHoldsTheRequestsThatStartDuringItsWait() async throws {
+        let (stub, other) = Self.secondaryLimitThenAnother()
         let recorder = RecordingClock()
         let client = client(stub, clock: recorder.clock)
         #expect(try await client.get(url).status == 200)
@@ -356,11 +362,7 @@ struct HTTPClientRetryTests {
     /// The shared pause is kept in elapsed time: a wall clock set back an hour after the limit's wait holds no
     /// later request for that hour (helper-308: it said "waiting 59m" and slept, past --max-wait).
     @Test func aWallClockSetBackAfterASecondaryLimitHoldsNoLaterRequest() async throws {
-        let stub = StubTransport()
-        let other = URL(string: "https://api.github.com/users/other")!
-        stub.stub(url.absoluteString, status: 429, headers: [("Retry-After", "5")])
-        stub.stub(url.absoluteString, status: 200)
-        stub.stub(other.absoluteString, status: 200)
+        let (stub, other) = Self.secondaryLimitThenAnother()
         let sleeps = SleepLog()
         let start = Date(timeIntervalSince1970: 1_800_000_000)
         let clock = RetryClock(
