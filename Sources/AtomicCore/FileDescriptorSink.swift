@@ -60,6 +60,17 @@ package struct FileDescriptorSink: OutputSink {
         return flags != -1 && flags & O_ACCMODE != O_RDONLY
     }
 
+    /// Closes the descriptor once everything is written, where it is a regular file (a pipe, a terminal or a
+    /// device is left open), and says why that failed: on NFS or a FUSE filesystem a full disk or a quota may
+    /// first show at close(2), as GNU's `close_stdout` knows. Unchecked, such a run ended 0 with its output lost
+    /// (helper-310). EINTR has closed it on Linux, so it is no failure.
+    package func closeFile() -> OutputWriteError? {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard close(descriptor) != 0, errno != EINTR else { return nil }
+        return OutputWriteError(message: "cannot write to \(streamName): \(SystemError.reason(errno))")
+    }
+
     private var streamName: String {
         switch descriptor {
         case STDOUT_FILENO: return "stdout"

@@ -78,6 +78,14 @@ struct GhUsersApp: Sendable {
             io.writeErr("gh-users: interrupted\n")
             outcome = .failed(.cancelled)
         }
+        // stdout to a file is closed once the run has written all it will, and a failure there said: the output
+        // is lost though every write went out (`FileDescriptorSink.closeFile`). `follows` keeps 1 for "no".
+        if case .success = outcome, let failure = (environment.io.out as? FileDescriptorSink)?.closeFile() {
+            outcome = .writeFailed(failure, io: io)
+        } else if case .answered = outcome, let failure = (environment.io.out as? FileDescriptorSink)?.closeFile() {
+            io.writeErr("gh-users: \(failure.message)\n")
+            outcome = .unanswered(.refused(failure.message))
+        }
         return ExitStatus.code(for: outcome)
     }
 

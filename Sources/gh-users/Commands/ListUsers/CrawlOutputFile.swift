@@ -150,8 +150,22 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
         self.length = length
     }
 
+    /// Set once `finish` closed the descriptor.
+    private var finished = false
+
     deinit {
-        close(descriptor)
+        if !finished { close(descriptor) }
+    }
+
+    /// Closes the file at the end of a run that wrote all it would, and says why that failed: a full disk or a
+    /// quota on NFS or a FUSE filesystem may first show there, and the run ended 0 with its output lost
+    /// (helper-310). EINTR has closed it on Linux, so it is no failure.
+    func finish() -> OutputWriteError? {
+        lock.withLock { finished = true }
+        guard close(descriptor) != 0, errno != EINTR else { return nil }
+        return OutputWriteError(
+            message: "cannot write to the output file \(TerminalSanitizer.quotedPath(path)): "
+                + FileDescriptorIO.reason(errno))
     }
 
     /// The refusal of a `--output` that `--state` could not cut back on a rerun.

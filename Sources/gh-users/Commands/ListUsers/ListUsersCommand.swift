@@ -162,6 +162,8 @@ enum ListUsersCommand {
         var continuesOutput = false
         /// With `--state`: the state replaced after every page.
         var checkpoint: CrawlCheckpoint?
+        /// `--output`'s file, closed when the run has written it all.
+        var output: CrawlOutputFile?
     }
 
     enum Start {
@@ -286,6 +288,7 @@ enum ListUsersCommand {
         // Either file began as this run's output would (`AppendedOutputCheck`).
         run.continuesOutput =
             output.map { !$0.startsEmpty } ?? ((state.map { !$0.beforeFirstPage } ?? false) || stdoutHolds)
+        run.output = output
         if let stateFile {
             run.checkpoint = CrawlCheckpoint(
                 stateFile: stateFile, lock: lock, output: output, outputPath: outputPath, settings: settings,
@@ -385,6 +388,7 @@ extension ListUsersOptions: GitHubCommand {
         if outcome == .success, !end.wroteRecords, let checkpoint = crawl.checkpoint {
             try? checkpoint.pageWritten(lastID: options.since)
         }
+        if outcome == .success, let failure = crawl.output?.finish() { return .writeFailed(failure, io: context.io) }
         if let checkpoint = crawl.checkpoint, checkpoint.pipe != nil {
             return await checkpoint.settle(outcome, started: options.since, context)
         }
