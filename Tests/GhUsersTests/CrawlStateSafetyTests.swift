@@ -75,6 +75,21 @@ struct CrawlOutputSettingsTests {
                         remedy: "give --state a file of its own for this run")))
     }
 
+    /// A state of a later version is a newer gh-users's: left to it, with no advice to fix or remove it, which
+    /// would lose its place (before: "so it is not a gh-users crawl state … fix it, or remove it").
+    @Test func aNewerGhUsersStateIsLeftToIt() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        try Foundation.Data(#"{"version":2,"since":5}"#.utf8).write(to: URL(fileURLWithPath: folder("s")))
+        #expect {
+            _ = try CrawlStateFile(path: folder("s")).load()
+        } throws: { error in
+            (error as? LocalFileError)?.message
+                == "the state file '\(folder("s"))' has version 2, which a newer gh-users writes; this one reads "
+                + "version 1. It was left as it is: run it with that newer gh-users, or give this run another file"
+        }
+    }
+
     @Test func aStateWithoutAFormatIsAnOlderOne() throws {
         let state = try CrawlState.decode(Array(#"{"version":1,"since":5,"output_bytes":3}"#.utf8)).get()
         #expect(state.settings == nil)
@@ -358,7 +373,11 @@ struct CrawlHeaderTests {
         #expect(try #require(try CrawlStateFile(path: folder("s")).load()).beforeFirstPage == false)
     }
 
-    @Test(arguments: [(#","written":false"#, true), ("", false)])
+    /// A state with neither `"written"` nor `"api_url"`, at 0, is an older gh-users's before its first page (the
+    /// third case wrote no header before helper-309's find); one with `"api_url"` and no `"written"` ran to its end.
+    @Test(arguments: [
+        (#","written":false"#, true), (#","api_url":"https://api.github.com""#, false), ("", true),
+    ])
     func stdoutGetsItsHeaderUnlessPagesWereWritten(written: String, header: Bool) async throws {
         let folder = try Folder()
         defer { folder.remove() }

@@ -34,7 +34,8 @@ private struct Scratch {
 
 struct CrawlStateTests {
     @Test(arguments: [
-        CrawlState(since: 0), CrawlState(since: 583_231, outputBytes: 0), CrawlState(since: 9, outputBytes: 1 << 40),
+        CrawlState(since: 0, apiURL: "https://api.github.com"),
+        CrawlState(since: 583_231, outputBytes: 0), CrawlState(since: 9, outputBytes: 1 << 40),
         CrawlState(since: 5, outputBytes: 12, output: "/data/\"odd\" name \\ é.tsv"),
     ])
     func aStateReadsBackAsItWasWritten(state: CrawlState) {

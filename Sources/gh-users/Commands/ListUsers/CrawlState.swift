@@ -25,7 +25,10 @@ struct CrawlState: Sendable, Equatable {
     /// How the output so far was written; nil in a state from a gh-users that did not record it.
     var settings: CrawlOutputSettings?
     /// Written before the first page and not since (`"written": false`): the output holds nothing of the crawl,
-    /// so a rerun to stdout writes the CSV header it never got. A state without the key has pages under it.
+    /// so a rerun to stdout writes the CSV header it never got. A state without the key has pages under it, or
+    /// ran to an end that found no one, having written the header; but one at 0 without `"api_url"` as well is
+    /// from a gh-users that wrote neither key (before 30 November 2026), and had no page under it, since every
+    /// account's id is above 0 (helper-309: its rerun wrote a CSV without a header).
     var beforeFirstPage = false
     /// The API root the crawl reads (`RecordedAPIRoot.of`): another server's accounts are not this crawl's to
     /// go on with. nil in a state from a gh-users that did not record it, which takes the run's.
@@ -60,7 +63,7 @@ struct CrawlState: Sendable, Equatable {
         guard fields.since >= 0 else { return .failure(.init("has a negative \"since\"")) }
         if let bytes = fields.outputBytes, bytes < 0 { return .failure(.init("has a negative \"output_bytes\"")) }
         var state = CrawlState(since: fields.since, outputBytes: fields.outputBytes, output: fields.output)
-        state.beforeFirstPage = fields.written == false
+        state.beforeFirstPage = fields.written.map { !$0 } ?? (fields.since == 0 && fields.apiURL == nil)
         state.apiURL = fields.apiURL
         // A state without "format" comes from before gh-users recorded how the output is written.
         if let name = fields.format {
