@@ -65,10 +65,25 @@ package struct FileDescriptorSink: OutputSink {
     /// first show at close(2), as GNU's `close_stdout` knows. Unchecked, such a run ended 0 with its output lost
     /// (helper-310). EINTR has closed it on Linux, so it is no failure.
     package func closeFile() -> OutputWriteError? {
-        var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
-        guard close(descriptor) != 0, errno != EINTR else { return nil }
+        guard isRegularFile, close(descriptor) != 0, errno != EINTR else { return nil }
         return OutputWriteError(message: "cannot write to \(streamName): \(SystemError.reason(errno))")
+    }
+
+    /// fsync(2) of a regular file (a pipe, a terminal or a device has nothing to put on disk): NFS or a FUSE
+    /// filesystem may report a full disk or a quota only here or at close(2), after the snapshot or the state
+    /// had counted the output as written (helper-312).
+    package func flushToDisk() throws(OutputWriteError) {
+        guard isRegularFile else { return }
+        while fsync(descriptor) != 0 {
+            guard errno == EINTR else {
+                throw OutputWriteError(message: "cannot flush \(streamName) to disk: \(SystemError.reason(errno))")
+            }
+        }
+    }
+
+    private var isRegularFile: Bool {
+        var status = stat()
+        return fstat(descriptor, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
     }
 
     private var streamName: String {

@@ -17,12 +17,16 @@ package protocol OutputSink: Sendable {
     var unreadBytes: Int? { get }
     /// False when there is nothing to write to (a closed stdout, `>&-`), found before anything is written.
     var isOpen: Bool { get }
+    /// Puts what was written on disk, where that means anything (a regular file), before something records it
+    /// as written (`--changes` its snapshot, `list --state` its state).
+    func flushToDisk() throws(OutputWriteError)
 }
 
 extension OutputSink {
     package var readerHasLeft: Bool { false }
     package var unreadBytes: Int? { nil }
     package var isOpen: Bool { true }
+    package func flushToDisk() throws(OutputWriteError) {}
 
     /// What became of everything written, asked once it is all written and before something is recorded as
     /// seen (`--changes` replacing its snapshot). A pipe is waited on until its reader has taken every byte, as a

@@ -78,13 +78,15 @@ struct GhUsersApp: Sendable {
             io.writeErr("gh-users: interrupted\n")
             outcome = .failed(.cancelled)
         }
-        // stdout to a file is closed once the run has written all it will, and a failure there said: the output
-        // is lost though every write went out (`FileDescriptorSink.closeFile`). `follows` keeps 1 for "no".
-        if case .success = outcome, let failure = (environment.io.out as? FileDescriptorSink)?.closeFile() {
-            outcome = .writeFailed(failure, io: io)
-        } else if case .answered = outcome, let failure = (environment.io.out as? FileDescriptorSink)?.closeFile() {
+        // stdout to a file is closed once a run that succeeded (a write command's too) or answered has written
+        // all it will, and a failure there is said: the output is lost though every write went out
+        // (`FileDescriptorSink.closeFile`). `follows` keeps 1 for "no".
+        let answered = if case .answered = outcome { true } else { false }
+        if answered || ExitStatus.code(for: outcome) == ExitCode.success,
+            let failure = (environment.io.out as? FileDescriptorSink)?.closeFile()
+        {
             io.writeErr("gh-users: \(failure.message)\n")
-            outcome = .unanswered(.refused(failure.message))
+            outcome = answered ? .unanswered(.refused(failure.message)) : .setupFailed
         }
         return ExitStatus.code(for: outcome)
     }

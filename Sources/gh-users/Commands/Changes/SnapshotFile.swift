@@ -236,6 +236,8 @@ extension SnapshotFile {
             try writer.write(changes, ends: &ends) { chunk throws(any Error) in try io.out.write(chunk) }
             let end = writer.finish(completed: true)
             if !end.isEmpty { try io.out.write(end) }
+            // On disk before the snapshot counts them as seen: stdout to a file on NFS may fail only now.
+            try io.out.flushToDisk()
         } catch {
             let outcome = CommandOutcome.writeFailed(error, io: io)
             // With no change, csv's header or json's `[]` is all a gone reader missed: the run records, as tsv's

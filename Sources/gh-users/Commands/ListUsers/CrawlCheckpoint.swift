@@ -15,6 +15,9 @@ struct CrawlCheckpoint: PageCheckpoint {
     let apiURL: String
     /// stdout's pipe, when the crawl writes to one.
     let pipe: PipeTally<Int64>?
+    /// stdout, when the crawl writes there (`>> FILE`, a pipe, a terminal): put on disk before the state, as
+    /// `output` is, where it is a file.
+    let stdout: (any OutputSink)?
 
     func pageWritten(lastID: Int64) throws(OutputWriteError) {
         guard let pipe else { return try record(lastID) }
@@ -32,6 +35,7 @@ struct CrawlCheckpoint: PageCheckpoint {
 
     /// Replaces the state with `lastID` as the last account written.
     private func record(_ lastID: Int64) throws(OutputWriteError) {
+        try stdout?.flushToDisk()
         do throws(LocalFileError) {
             // The data is on disk before the state that counts it, so a state never outlives its page.
             try output?.sync()

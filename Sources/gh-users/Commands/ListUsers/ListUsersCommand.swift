@@ -292,7 +292,7 @@ enum ListUsersCommand {
         if let stateFile {
             run.checkpoint = CrawlCheckpoint(
                 stateFile: stateFile, lock: lock, output: output, outputPath: outputPath, settings: settings,
-                apiURL: apiURL, pipe: pipe)
+                apiURL: apiURL, pipe: pipe, stdout: output == nil ? context.io.out : nil)
         }
         return .run(run)
     }
