@@ -182,6 +182,32 @@ struct OwnFileKindsTests {
         #expect(problem.detail.hasPrefix("has version 2"), "\(problem.detail)")
     }
 
+    /// A newer gh-users's file of each kind is named so however its keys changed: a new version may rename them
+    /// (helper-312: with one renamed, the old advice to fix or remove it came back).
+    @Test func aNewerVersionIsNamedWhateverItsKeys() {
+        let bytes = Array(#"{"version":7,"command":"members","entries":[]}"#.utf8)
+        let problems = [
+            FileContentProblem.reading(bytes, as: CrawlState.kindName, option: "--state", { CrawlState.decode($0) }),
+            FileContentProblem.reading(bytes, as: AccessState.kindName, option: "--state") {
+                AccessState.decode($0).map { _ in CrawlState(since: 0) }
+            },
+            FileContentProblem.reading(bytes, as: AccessSnapshot.kindName, option: "--changes") {
+                AccessSnapshot.decode($0).map { _ in CrawlState(since: 0) }
+            },
+            FileContentProblem.reading(bytes, as: PeopleSnapshot.kindName, option: "--changes") {
+                PeopleSnapshot.decode($0).map { _ in CrawlState(since: 0) }
+            },
+            FileContentProblem.reading(bytes, as: FollowSnapshot.kindName, option: "--changes") {
+                FollowSnapshot.decode($0).map { _ in CrawlState(since: 0) }
+            },
+        ]
+        for case .failure(let problem) in problems {
+            #expect(problem.detail.hasPrefix("has version 7, which a newer gh-users writes; this one reads "))
+            #expect(problem.remedy == "run it with that newer gh-users, or give this run another file")
+        }
+        #expect(problems.allSatisfy { if case .failure = $0 { true } else { false } })
+    }
+
     /// A damaged or newer file of the kind asked, even with another kind's key beside its own, and a file that
     /// only shares a common key with one of gh-users's (no numbered version, no command), keep the decoder's
     /// words (a regression review found them named as another kind); a newer one is left to a newer gh-users.

@@ -21,6 +21,28 @@ struct FileContentProblem: Error, Equatable {
             : FileContentProblem("has version \(found); this gh-users reads version \(expected)")
     }
 
+    /// The newest version each kind's decoder reads, and how to say which it reads, for `reading` to know a
+    /// newer one's file however its keys changed (helper-312: one with a key renamed was still "not a gh-users
+    /// crawl state", to be fixed or removed).
+    private static let versions: [String: (newest: Int, reads: String)] = [
+        PeopleSnapshot.kindName: (PeopleSnapshot.version, "version \(PeopleSnapshot.version)"),
+        AccessSnapshot.kindName: (AccessSnapshot.version, "version \(AccessSnapshot.version)"),
+        AccessState.kindName: (AccessState.version, "version \(AccessState.version)"),
+        CrawlState.kindName: (CrawlState.version, "version \(CrawlState.version)"),
+        FollowSnapshot.kindName: (
+            FollowSnapshot.version, "versions \(FollowSnapshot.loginOnlyVersion) and \(FollowSnapshot.version)"
+        ),
+    ]
+
+    /// A file of `kind` (`versions`) whose `"version"` is a whole number above the newest it reads: `newer`.
+    private static func newer(of kind: String, in bytes: [UInt8]) -> FileContentProblem? {
+        guard let (newest, reads) = versions[kind],
+            let value = JSONText.value(at: ["version"], in: Array(withoutByteOrderMark(bytes))),
+            let version = Int(String(decoding: value, as: UTF8.self)), version > newest
+        else { return nil }
+        return newer(version, reads: reads)
+    }
+
     /// A file of a later version than this gh-users reads (`reads`, "version 1"): a newer gh-users's, left to it.
     /// Fixing or removing it, as the usual remedy says, would lose the crawl or the baseline it records
     /// (helper-309, going back to an older build).
@@ -70,6 +92,8 @@ struct FileContentProblem: Error, Equatable {
         if let problem { return .failure(problem) }
         guard let other = ownFile(bytes, not: what) else {
             let decoded = decode(bytes)
+            // A newer gh-users's file of this kind, whatever its keys: a new version may rename them (helper-312).
+            if case .failure = decoded, let newer = newer(of: what, in: bytes) { return .failure(newer) }
             guard let notJSON else { return decoded }
             // What Foundation cannot read at all (cut short, a stray byte) is said as such and where: the decoder's
             // words listed every key a snapshot holds as missing from one that held them all (helper-267). What it

@@ -26,9 +26,11 @@ struct CrawlState: Sendable, Equatable {
     var settings: CrawlOutputSettings?
     /// Written before the first page and not since (`"written": false`): the output holds nothing of the crawl,
     /// so a rerun to stdout writes the CSV header it never got. A state without the key has pages under it, or
-    /// ran to an end that found no one, having written the header; but one at 0 without `"api_url"` as well is
-    /// from a gh-users that wrote neither key (before 30 November 2026), and had no page under it, since every
-    /// account's id is above 0 (helper-309: its rerun wrote a CSV without a header).
+    /// ran to an end that found no one, having written the header. One at 0 without `"api_url"` as well is a
+    /// gh-users's of before 1 December 2026, and taken to have no page under it (every account's id is above 0):
+    /// most often one stopped before its first page, which wrote neither key (helper-309: its rerun wrote a CSV
+    /// with no header). The same bytes were left by a run of 30 November that found no one at all after 0, whose
+    /// rerun to a pipe writes the header again (helper-312); to a file that holds it, `stdoutHolds` keeps it once.
     var beforeFirstPage = false
     /// The API root the crawl reads (`RecordedAPIRoot.of`): another server's accounts are not this crawl's to
     /// go on with. nil in a state from a gh-users that did not record it, which takes the run's.
