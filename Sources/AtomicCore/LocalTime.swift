@@ -30,10 +30,15 @@ package enum LocalTime {
 
     /// The zone's abbreviation (`CET`, `+05`), or its offset from UTC (`UTC-5`, `UTC+5:30`) where the abbreviation
     /// would mislead: none, one that names UTC at another offset (`TZ=UTC+5` is five hours behind it), or one with
-    /// characters a zone's name never holds.
+    /// characters a zone's name never holds. At UTC's own offset, a name no such zone has is `UTC`: the C library
+    /// reads a zone it cannot find (`TZ=America/New_Yrok`) as UTC named by its first letters, and "22:25 America"
+    /// was a UTC time said as New York's (helper-313).
     static func zoneName(_ parts: tm) -> String {
         let name = parts.tm_zone.map { String(cString: $0) } ?? ""
         let offset = Int(parts.tm_gmtoff)
+        // Every abbreviation the tz database gives at offset 0 (GMT: London, Dublin, Accra; WET: Lisbon, the
+        // Canaries; +00: Troll, the Azores in summer, Casablanca), and the names of UTC itself.
+        if offset == 0, !["GMT", "UTC", "UCT", "UT", "Z", "WET", "+00", "-00"].contains(name) { return "UTC" }
         // ASCII letters, digits, `+` and `-`, as POSIX allows in a zone's name.
         let plain = name.utf8.allSatisfy { byte in
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)

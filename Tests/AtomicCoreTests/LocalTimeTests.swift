@@ -31,6 +31,11 @@ struct LocalTimeTests {
         // Never a terminal's escape from a zone's name.
         #expect(zone("A\u{1B}[2J", offset: 3_600) == "UTC+1")
         #expect(zone("Zürich", offset: 3_600) == "UTC+1")
+        // A zone the C library could not find is UTC under the name's first letters (helper-313).
+        #expect(zone("America", offset: 0) == "UTC")
+        #expect(zone("Nowhere", offset: 0) == "UTC")
+        #expect(zone("", offset: 0) == "UTC")
+        for name in ["GMT", "WET", "+00"] { #expect(zone(name, offset: 0) == name) }
     }
 
     @Test func aTimeIsASCIIOnATwentyFourHourClock() {

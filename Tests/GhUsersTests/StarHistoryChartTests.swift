@@ -37,6 +37,17 @@ struct StarHistoryChartTests {
         #expect(lines.last?.contains("2025-01-01") == true && lines.last?.hasSuffix("2025-12-31") == true)
     }
 
+    /// Too few columns for both dates apart: the last follows the first where the width has room (before, only
+    /// the first was shown, helper-313), and the first alone where it has not.
+    @Test func aNarrowChartStillSaysItsLastDate() {
+        let wide = StarHistoryChart.render(days(3), title: "t", context: context(width: 80, colour: false))
+        #expect(wide.split(separator: "\n").last == "       2025-01-01 to 2025-01-03")
+        let narrow = StarHistoryChart.render(days(3), title: "t", context: context(width: 24, colour: false))
+        #expect(narrow.split(separator: "\n").last == "       2025-01-01")
+        let one = StarHistoryChart.render(days(1), title: "t", context: context(width: 80, colour: false))
+        #expect(one.split(separator: "\n").last == "       2025-01-01")
+    }
+
     @Test func colourIsYellowOnlyWhenOn() {
         let coloured = StarHistoryChart.render(days(30), title: "t", context: context(width: 80, colour: true))
         let plain = StarHistoryChart.render(days(30), title: "t", context: context(width: 80, colour: false))

@@ -87,7 +87,9 @@ enum RateLimitRenderer {
                 guard human else { return RelativeTime.rfc3339(bucket.resetAt) }
                 let resetAt = RateLimitInfo.onThisClock(bucket.resetAt, gitHubNow: overview?.answeredAt, now: now)
                 let wait = resetAt.timeIntervalSince(now)
-                let clock = LocalTime.text(resetAt, zone: false)
+                // With its zone, and its date on another day, as a message says a reset (helper-313: at 01:25 on
+                // the night London's clocks go back, the hour comes twice).
+                let clock = LocalTime.text(resetAt, date: !LocalTime.isSameDay(resetAt, now))
                 return wait > 0 ? "\(clock) (in \(DurationText.describe(seconds: wait)))" : "\(clock) (now)"
             },
         ]

@@ -160,6 +160,11 @@ enum HelpTopics {
             ("TERM=dumb", "treated as no terminal (escapes in GitHub's data still shown as text)"),
             ("COLUMNS", "the table width when the terminal does not say (at most 65535)"),
             (
+                "TZ",
+                "the zone of the times said to people (a reset, the end of a wait); data keeps GitHub's UTC times, "
+                    + "and dates given (--from) are UTC days"
+            ),
+            (
                 "SOURCE_DATE_EPOCH",
                 "whole seconds since 1970: dates the pages help --man writes, for a reproducible package"
             ),
@@ -184,7 +189,7 @@ enum HelpTopics {
                 "--format table",
                 "the default on a terminal: columns fitted to its width (CJK and emoji count two columns), "
                     + "long cells cut with '…', times relative (\"3 days ago\") in its own columns (one --fields "
-                    + "names is as GitHub sent it); no rows is said on stderr "
+                    + "names is as GitHub sent it; list --full's JOINED is the UTC date); no rows is said on stderr "
                     + "(\"no followers found\")"
             ),
             (

@@ -56,6 +56,11 @@ struct RateLimitCommandTests {
         #expect(lines[0].hasPrefix("RESOURCE  LIMIT  REMAINING  USED  RESETS"))
         #expect(lines[1].hasPrefix("core      5000   4999       1     "))
         #expect(lines[1].hasSuffix("(in 42m 0s)"))
+        // The local time with its zone, as messages say a reset (before, the time alone).
+        let reset = Date(timeIntervalSince1970: 1_800_002_520)
+        #expect(
+            lines[1].contains(
+                LocalTime.text(reset, date: !LocalTime.isSameDay(reset, Date(timeIntervalSince1970: 1_800_000_000)))))
         let (piped, json, _) = AppEnvironment.test(http: data)
         #expect(await run(["rate-limit", "--json"], piped) == 0)
         let parsed = try #require(try JSONSerialization.jsonObject(with: Data(json.text.utf8)) as? [String: Any])

@@ -67,7 +67,7 @@ enum SearchUsersCommand {
             Searches have their own rate limit (30 a minute with a token, 10 without).
 
             --split gets past the cap: while a query has more than 1,000 results, it is cut in two by
-            creation time (created:, from GitHub's first day, 2007-10-20, through tomorrow in UTC by this
+            creation time (created:, from the day the first account was made, 2007-10-20, through tomorrow in UTC by this
             clock or GitHub's, whichever is later, so a clock behind GitHub's misses no account; by days,
             then hours, then seconds), and each piece of 1,000 or fewer is paged in turn, oldest first (within a piece, in GitHub's best-match order),
             each account written once. --limit and --all count the whole output. A spent search limit is waited out

@@ -38,11 +38,16 @@ enum StarHistoryChart {
             let axis = row == 0 || row == rows - 1 ? " ┤" : " │"
             lines.append(pad(label, labelWidth) + axis + colour(bars, context))
         }
-        // The first date under the first column; the last under the last, when both fit apart.
+        // The first date under the first column; the last under the last, when both fit apart under the bars, and
+        // else after the first where the width has room (helper-313: three days' bars showed the first alone).
         let start = first.start.description
         let end = last.start.description
         let room = shown.count - start.count - end.count
-        let dates = room >= 1 ? start + String(repeating: " ", count: room) + end : start
+        let span = start == end ? start : start + " to " + end
+        let dates =
+            room >= 1
+            ? start + String(repeating: " ", count: room) + end
+            : labelWidth + 2 + span.count <= context.width ? span : start
         lines.append(String(repeating: " ", count: labelWidth + 2) + dates)
         return lines.joined(separator: "\n") + "\n"
     }
