@@ -250,7 +250,9 @@ struct FollowSnapshotTests {
     @Test func anotherVersionIsNamed() {
         let text = #"{"version":3,"command":"followers","accounts":"whatever"}"#
         #expect(
-            FollowSnapshot.decode(Array(text.utf8))
+            FileContentProblem.reading(Array(text.utf8), as: FollowSnapshot.kindName, option: "--changes") {
+                FollowSnapshot.decode($0)
+            }
                 == .failure(
                     FileContentProblem(
                         "has version 3, which a newer gh-users writes; this one reads versions 1 and 2",

@@ -15,10 +15,7 @@ struct FileContentProblem: Error, Equatable {
 
     /// A file of another version than the one this gh-users reads (`expected`); nil when it is that one.
     static func version(_ found: Int, expected: Int) -> FileContentProblem? {
-        guard found != expected else { return nil }
-        return found > expected
-            ? newer(found, reads: "version \(expected)")
-            : FileContentProblem("has version \(found); this gh-users reads version \(expected)")
+        found == expected ? nil : FileContentProblem("has version \(found); this gh-users reads version \(expected)")
     }
 
     /// The newest version each kind's decoder reads, and how to say which it reads, for `reading` to know a
@@ -45,8 +42,8 @@ struct FileContentProblem: Error, Equatable {
 
     /// A file of a later version than this gh-users reads (`reads`, "version 1"): a newer gh-users's, left to it.
     /// Fixing or removing it, as the usual remedy says, would lose the crawl or the baseline it records
-    /// (helper-309, going back to an older build).
-    static func newer(_ found: Int, reads: String) -> FileContentProblem {
+    /// (helper-309, going back to an older build). `reading` says it for every kind, whatever its decoder says.
+    private static func newer(_ found: Int, reads: String) -> FileContentProblem {
         FileContentProblem(
             "has version \(found), which a newer gh-users writes; this one reads \(reads)",
             remedy: "run it with that newer gh-users, or give this run another file")

@@ -92,9 +92,8 @@ struct FollowSnapshot: Sendable, Equatable {
     }
 
     private static func versionProblem(_ version: Int) -> FileContentProblem {
-        let reads = "versions \(Self.loginOnlyVersion) and \(Self.version)"
-        return version > Self.version
-            ? .newer(version, reads: reads) : FileContentProblem("has version \(version); this gh-users reads \(reads)")
+        FileContentProblem(
+            "has version \(version); this gh-users reads versions \(Self.loginOnlyVersion) and \(Self.version)")
     }
 
     /// What the reader would refuse in this snapshot, in the words `decode` uses; nil when it reads back. Checked
