@@ -78,8 +78,9 @@ struct ConditionalFetcher: Sendable {
                 throw DomainError.notCached(resource: endpoint, everCached: cacheable, damaged: damaged)
             }
             logger.info("\(HTTPClient.traceText(endpoint)): from the cache, offline")
-            unconfirmed.add(UnconfirmedCopy(endpoint: endpoint, confirmedAt: entry.confirmedAt, offline: true))
-            return Fetched(response: response(from: entry, requested: url))
+            let copy = UnconfirmedCopy(endpoint: endpoint, confirmedAt: entry.confirmedAt, offline: true)
+            unconfirmed.add(copy)
+            return Fetched(response: response(from: entry, requested: url), copy: copy)
         }
         var request = client.makeRequest(.get, url)
         request.onHead = onHead
@@ -105,8 +106,9 @@ struct ConditionalFetcher: Sendable {
                         + "that GitHub last confirmed "
                         + LocalTime.text(entry.confirmedAt, date: true)
                 )
-                unconfirmed.add(UnconfirmedCopy(endpoint: endpoint, confirmedAt: entry.confirmedAt, offline: false))
-                return Fetched(response: response(from: entry, requested: url))
+                let copy = UnconfirmedCopy(endpoint: endpoint, confirmedAt: entry.confirmedAt, offline: false)
+                unconfirmed.add(copy)
+                return Fetched(response: response(from: entry, requested: url), copy: copy)
             }
             throw ErrorMapping.domainError(
                 for: error, endpoint: endpoint, apiRoot: client.configuration.baseURL,
@@ -136,6 +138,19 @@ struct ConditionalFetcher: Sendable {
     struct Fetched {
         var response: HTTPResponse
         var keeper: Keeper?
+        /// The cache answered without GitHub confirming the copy (`--offline`, or the network down).
+        var copy: UnconfirmedCopy?
+
+        /// `value`, decoded from this answer; a page of a list paged by page number that the cache answered says
+        /// so (`Page.cachedCopy`). A list paged by `since=` goes on after the last id whatever the page's age, so
+        /// it misses no one.
+        func marked<Value>(_ value: Value, paging: Endpoint.Paging) -> Value {
+            guard let copy, paging != .since, paging != .single, var page = value as? any CopyMarked else {
+                return value
+            }
+            page.cachedCopy = copy
+            return page as? Value ?? value
+        }
     }
 
     /// How to store a 200, once its reader has decoded it: a cut-off, broken or misshapen 200 fails the run, and
@@ -185,17 +200,6 @@ struct ConditionalFetcher: Sendable {
 
 /// `summary()` and `clear()` fail (`cacheUnavailable`) when the store is not gh-users' own or not safe to use.
 extension DiskResponseCache: CacheRepository {}
-
-/// An answer taken from the cache without the network confirming it: under `--offline`, or because the network
-/// could not be reached. A run that records what GitHub says now (`--changes`) must not record it.
-package struct UnconfirmedCopy: Sendable, Equatable {
-    /// The request it answered (`GET /users/octocat/followers?per_page=100&page=2`).
-    package let endpoint: String
-    /// When GitHub last confirmed the copy (`CachedResponse.confirmedAt`).
-    package let confirmedAt: Date
-    /// Taken under `--offline`, not for want of the network.
-    package let offline: Bool
-}
 
 /// The unconfirmed copies a run took, the first kept: one is enough to say the run's answers are not all live.
 final class UnconfirmedCopies: @unchecked Sendable {

@@ -319,8 +319,8 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
         let onHead = nextPage.map { listener in
             HeadObserver.nextPage { url, bytes in listener(NextPageNotice(url: url, bodyBytes: bytes)) }
         }
-        var keeper: ConditionalFetcher.Keeper?
-        var response = try await answer(resource, at: url, label: label, onHead: onHead, keeper: &keeper)
+        let fetched = try await answer(resource, at: url, label: label, onHead: onHead)
+        var response = fetched.response
         if let page = ResponseDecoder.webPage(response, endpoint: label) {
             throw page.answered(requestID: ErrorMapping.requestID(response))
         }
@@ -343,11 +343,11 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
                     status: response.status, answeredPath: response.url.path == url.path ? nil : response.url.path))
             // Kept only now, decoded: a 200 that is no JSON, or not what the endpoint documents (`{"message":…}`
             // where a list belongs), never replaces the good copy.
-            if let keeper {
+            if let keeper = fetched.keeper {
                 response.body = Foundation.Data(bytes)
                 keeper.keepIfWellFormed(response)
             }
-            return value
+            return fetched.marked(value, paging: resource.endpoint.paging)
         } catch {
             throw error.answered(requestID: ErrorMapping.requestID(response))
         }
@@ -359,9 +359,8 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
     /// page answered 202 Accepted is never data (GitHub is still computing it): it is asked for again after each
     /// of `HTTPClient.computingWaits`, and after the last the run ends saying to run it again later.
     private func answer<Value: Sendable>(
-        _ resource: Resource<Value>, at url: URL, label: String, onHead: HeadObserver?,
-        keeper: inout ConditionalFetcher.Keeper?
-    ) async throws(DomainError) -> HTTPResponse {
+        _ resource: Resource<Value>, at url: URL, label: String, onHead: HeadObserver?
+    ) async throws(DomainError) -> ConditionalFetcher.Fetched {
         var waits = 0
         var computing = HTTPClient.computingWaits.makeIterator()
         while true {
@@ -369,7 +368,6 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
                 url, endpoint: label, cacheable: resource.cacheable, revalidates: !resource.asksFresh,
                 fallsBack: !resource.asksLive, accept: resource.accept, onHead: onHead)
             let response = fetched.response
-            keeper = fetched.keeper
             if response.status == 202, resource.endpoint.paging != .single {
                 guard let wait = computing.next() else {
                     let total = Int(HTTPClient.computingWaits.reduce(.zero, +).inSeconds)
@@ -386,10 +384,10 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
             }
             guard waitsOutPerMinuteLimits, resource.endpoint.rateLimit.refillsWithinAMinute,
                 waits < HTTPClient.maximumPrimaryLimitWaits
-            else { return response }
+            else { return fetched }
             waits += 1
             do {
-                guard try await client.waitOutSpentLimit(response) else { return response }
+                guard try await client.waitOutSpentLimit(response) else { return fetched }
             } catch {
                 throw .cancelled
             }

@@ -126,6 +126,7 @@ package final class StargazerReading: PageSource, @unchecked Sendable {
         }
         var handed = Page(items: records, next: next)
         handed.bodyBytes = page.bodyBytes
+        handed.cachedCopy = page.cachedCopy
         return handed
     }
 

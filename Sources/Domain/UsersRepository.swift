@@ -32,6 +32,10 @@ package struct Page<Item: Sendable>: Sendable {
     /// GitHub's clock when it answered (its `Date`), where a decoder reads it: a split search's plan reaches
     /// GitHub's today on a machine whose clock is behind.
     package var answeredAt: Date?
+    /// A page of a list paged by page number (`page=`) that the cache answered, for want of the network or under
+    /// `--offline`. Beside pages GitHub gave now, it may not meet them: people who came or went since shifted the
+    /// pages, and some were on none of them.
+    package var cachedCopy: UnconfirmedCopy?
 
     package init(
         items: [Item], next: PageCursor?, totalCount: Int? = nil, incompleteResults: Bool = false,
@@ -60,7 +64,31 @@ extension Page: Equatable where Item: Equatable {
     package static func == (left: Page, right: Page) -> Bool {
         left.items == right.items && left.next == right.next && left.totalCount == right.totalCount
             && left.incompleteResults == right.incompleteResults && left.noContent == right.noContent
-            && left.answeredPath == right.answeredPath
+            && left.answeredPath == right.answeredPath && left.cachedCopy == right.cachedCopy
+    }
+}
+
+/// A value that may be a list's page, which Data marks when the cache answered it (`Page.cachedCopy`).
+package protocol CopyMarked {
+    var cachedCopy: UnconfirmedCopy? { get set }
+}
+
+extension Page: CopyMarked {}
+
+/// An answer taken from the cache without the network confirming it: under `--offline`, or because the network
+/// could not be reached. A run that records what GitHub says now (`--changes`) must not record it.
+package struct UnconfirmedCopy: Sendable, Equatable {
+    /// The request it answered (`GET /users/octocat/followers?per_page=100&page=2`).
+    package let endpoint: String
+    /// When GitHub last confirmed the copy (`CachedResponse.confirmedAt`).
+    package let confirmedAt: Date
+    /// Taken under `--offline`, not for want of the network.
+    package let offline: Bool
+
+    package init(endpoint: String, confirmedAt: Date, offline: Bool) {
+        self.endpoint = endpoint
+        self.confirmedAt = confirmedAt
+        self.offline = offline
     }
 }
 

@@ -750,6 +750,36 @@ struct ConditionalFetcherTests {
         #expect(warning.message.contains("2023"))
     }
 
+    /// A page of a list paged by page number that the cache answered is dated by when GitHub last confirmed it,
+    /// so a pager can tell it from pages GitHub gave now; a page GitHub confirmed is not, nor is a page of a list
+    /// paged by `since=` (`GET /users`, above), which goes on after its last id whatever the page's age.
+    @Test func aCopiedPageOfAPageNumberedListSaysSo() async throws {
+        let cache = DiskResponseCache(directory: temporaryDirectory(), limitBytes: 1_000_000)
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        let url = "https://api.github.com/users/octocat/followers?per_page=2"
+        let followers = GitHubEndpoints.relations(.followers, of: try Login(validating: "octocat"))
+        let stub = StubTransport()
+        stub.stub(url, headers: [("ETag", "W/\"v1\""), ("Date", "Tue, 14 Nov 2023 22:13:20 GMT")], body: page)
+        stub.stub(url, status: 304, headers: [("ETag", "W/\"v1\"")], body: "")
+        stub.fail(url, with: .cannotConnect("refused"))
+        let online = try await repository(stub, cache: cache).firstPage(followers, perPage: 2)
+        let confirmed = try await repository(stub, cache: cache).firstPage(followers, perPage: 2)
+        let copied = try await repository(stub, cache: cache).firstPage(followers, perPage: 2)
+        #expect(online.cachedCopy == nil)
+        #expect(confirmed.cachedCopy == nil)
+        #expect(
+            copied.cachedCopy
+                == UnconfirmedCopy(
+                    endpoint: "GET /users/octocat/followers?per_page=2",
+                    confirmedAt: Date(timeIntervalSince1970: 1_700_000_000), offline: false))
+        #expect(copied.items == online.items)
+        stub.stub(listURL, headers: [("ETag", "W/\"v1\"")], body: page)
+        stub.fail(listURL, with: .cannotConnect("refused"))
+        _ = try await repository(stub, cache: cache).firstPage(GitHubEndpoints.users(since: 0), perPage: 2)
+        let since = try await repository(stub, cache: cache).firstPage(GitHubEndpoints.users(since: 0), perPage: 2)
+        #expect(since.cachedCopy == nil)
+    }
+
     @Test func httpErrorsAreNeverServedFromTheCache() async throws {
         let cache = DiskResponseCache(directory: temporaryDirectory(), limitBytes: 1_000_000)
         defer { try? FileManager.default.removeItem(at: cache.directory) }

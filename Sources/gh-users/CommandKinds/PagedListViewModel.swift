@@ -42,6 +42,13 @@ final class PagedListViewModel<Item: ListedItem> {
     /// The list that answered a page in place of the one asked for (GitHub's redirect, `Page.answeredPath`), once
     /// one did: `members` says it listed the public members.
     private(set) var answeredPath: String?
+    /// The first page the cache answered (`Page.cachedCopy`).
+    private var copiedPage: UnconfirmedCopy?
+    /// Whether GitHub gave a page now.
+    private var livePage = false
+    /// The first page the cache answered, in a list of which GitHub gave other pages now: the two ages may not
+    /// meet, and people who came or went in between may be missing.
+    var pageOfAnotherAge: UnconfirmedCopy? { livePage ? copiedPage : nil }
     /// The latest page's `total_count`, for searches.
     private(set) var totalCount: Int?
     private(set) var incompleteResults = false
@@ -173,6 +180,8 @@ final class PagedListViewModel<Item: ListedItem> {
             let pageIsEmpty = fresh.isEmpty
             closingNotes = page.closingNotes
             requests += 1
+            copiedPage = copiedPage ?? page.cachedCopy
+            livePage = livePage || page.cachedCopy == nil
             largestPageBytes = max(largestPageBytes, page.bodyBytes)
             totalCount = page.totalCount ?? totalCount
             answeredPath = page.answeredPath ?? answeredPath

@@ -52,7 +52,8 @@ enum HelpTopics {
             (
                 "0",
                 "success, including an empty result, an answer from the cache when the network could not be "
-                    + "reached (with a warning that dates it), --help and --version"
+                    + "reached (with a warning that dates it; 1 when other pages of the same list came from "
+                    + "GitHub), --help and --version"
             ),
             (
                 "1",

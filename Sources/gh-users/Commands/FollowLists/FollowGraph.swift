@@ -1,3 +1,4 @@
+import AtomicCore
 import Data
 import Domain
 import Foundation
@@ -41,7 +42,7 @@ struct FollowGraph: Sendable {
         let counts = try await profileCounts()
         if Self.holdsTheOtherList(output: counts.of(output), other: counts.of(other)) {
             var held = Set<Int64>()
-            try await stream(other, count: counts.of(other)) { page in
+            try await stream(other, count: counts.of(other), state: state) { page in
                 held.formUnion(page.map(\.id))
                 state.listed(other, page.count)
             }
@@ -50,21 +51,25 @@ struct FollowGraph: Sendable {
             state.hold(
                 held, outputLimit: outputBound,
                 failure: overBound(output, count: counts.of(output), bound: outputBound))
-            return try state.counted(try await github.firstPage(outputList, perPage: perPage), of: output)
+            let first = try state.counted(try await github.firstPage(outputList, perPage: perPage), of: output)
+            state.noteAge(of: first)
+            try state.refuseTwoAges()
+            return first
         }
         // The output list is the smaller: hold it, stream the other, and keep what the filter asks for.
         var candidates: [User] = []
-        try await stream(output, count: counts.of(output)) { candidates += $0 }
+        try await stream(output, count: counts.of(output), state: state) { candidates += $0 }
         state.listed(output, candidates.count)
         var inOther = Set<Int64>()
         let candidateIDs = Set(candidates.map(\.id))
         var otherCount = 0
-        try await stream(other, count: counts.of(other)) { page in
+        try await stream(other, count: counts.of(other), state: state) { page in
             for user in page where candidateIDs.contains(user.id) { inOther.insert(user.id) }
             state.listed(other, page.count)
             otherCount += page.count
         }
         try refuseEmptyOther(otherCount, counts)
+        try state.refuseTwoAges()
         return Page(items: candidates.filter { inOther.contains($0.id) == (filter == .mutual) }, next: nil)
     }
 
@@ -128,7 +133,10 @@ struct FollowGraph: Sendable {
     /// Every page of one list, in order. An empty page that links on is followed, as the paged lists do. A
     /// `Link` back to a page already read, a list that runs past `bound(forCount:)`, or page after empty page is
     /// refused with exit 1, as the paged lists refuse them: a set worked out from part of a list would be wrong.
-    private func stream(_ relation: UserRelation, count: Int?, _ body: ([User]) -> Void) async throws(DomainError) {
+    /// Each page's age is noted in `state` (`FollowGraphState.refuseTwoAges`).
+    private func stream(_ relation: UserRelation, count: Int?, state: FollowGraphState, _ body: ([User]) -> Void)
+        async throws(DomainError)
+    {
         let list = GitHubEndpoints.relations(relation, of: login)
         let bound = Self.bound(forCount: count)
         var page = try await github.firstPage(list, perPage: PagingPlan.maximumPerPage)
@@ -137,6 +145,7 @@ struct FollowGraph: Sendable {
         var read = 0
         var emptyInARow = 0
         while true {
+            state.noteAge(of: page)
             read += page.items.count
             if read > bound { throw overBound(relation, count: count, bound: bound) }
             body(page.items)
@@ -219,6 +228,30 @@ final class FollowGraphState: @unchecked Sendable {
     private var outputRead = 0
     /// How many accounts each list brought.
     private var listedCounts: [UserRelation: Int] = [:]
+    /// The first page read before the set's first that the cache answered, and whether GitHub gave one now.
+    private var cachedCopy: UnconfirmedCopy?
+    private var livePage = false
+
+    /// Notes whether the cache answered `page`, one of those read before the set's first page is handed on.
+    func noteAge(of page: Page<User>) {
+        lock.withLock {
+            cachedCopy = cachedCopy ?? page.cachedCopy
+            livePage = livePage || page.cachedCopy == nil
+        }
+    }
+
+    /// A set worked out from pages of two ages, some the cache answered for want of the network and some GitHub
+    /// gave now, may hold people it should not: `--not-following-back` would name someone who follows back, and a
+    /// clean-up would unfollow them. It is refused before anything is written. Pages all from the cache are the
+    /// lists as GitHub last gave them, which the copies' warnings date.
+    func refuseTwoAges() throws(DomainError) {
+        guard let copy = lock.withLock({ livePage ? cachedCopy : nil }) else { return }
+        throw .refused(
+            "\(copy.endpoint) was answered from the cache copy of \(LocalTime.text(copy.confirmedAt, date: true)), "
+                + "because the network could not be reached, and other pages by GitHub now, so the set was not "
+                + "worked out: from lists of two ages it may hold people it should not. Run it again once GitHub "
+                + "can be reached.")
+    }
 
     /// Counts `count` accounts of `relation`'s list.
     func listed(_ relation: UserRelation, _ count: Int) {

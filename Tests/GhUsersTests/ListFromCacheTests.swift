@@ -1,0 +1,149 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import gh_users
+
+/// A list paged by page number whose pages are not all of one age is no list GitHub ever had: a page the cache
+/// answered while the network was down, beside pages GitHub gave now, may not meet them. The run writes what it
+/// has and ends with exit 1, saying so (helper-311 saw 3 of 2,997 followers left out, with exit 0).
+struct ListFromCacheTests {
+    private static let profile = "/users/octocat"
+    private static let list = "/users/octocat/followers?per_page=100"
+    private static let second = list + "&page=2"
+
+    /// `octocat`'s followers in two pages, each with an `ETag` so the cache keeps it; the pages in `lost` cannot
+    /// be reached (the connection is lost, on the one attempt).
+    private func github(_ pages: [[Int64]], lost: Set<Int> = []) -> StubTransport {
+        let github = StubTransport()
+        let count = pages.map(\.count).reduce(0, +)
+        github.answer(
+            "GET " + Self.profile, headers: [("ETag", #"W/"p""#)],
+            json: #"{"login":"octocat","id":583231,"followers":\#(count),"following":0}"#)
+        for (index, path) in [Self.list, Self.second].enumerated() {
+            if lost.contains(index + 1) {
+                github.fail(StubTransport.apiRoot + path, with: .connectionLost)
+                continue
+            }
+            var headers = [("ETag", "W/\"\(pages[index])\"")]
+            if index == 0 { headers.append(StubTransport.link(next: Self.second)) }
+            github.answer("GET " + path, headers: headers, json: accounts(pages[index]))
+        }
+        return github
+    }
+
+    private func run(_ github: StubTransport, cache: String, _ extra: [String] = []) async -> (Int32, String, String) {
+        let (env, out, err) = AppEnvironment.test(
+            http: github, environment: ["GH_TOKEN": "t", "XDG_CACHE_HOME": cache])
+        let arguments = ["followers", "octocat", "--all", "--format", "tsv", "--retries", "0"] + extra
+        let status = await GhUsersApp(environment: env).run(arguments)
+        return (status, out.text, err.text)
+    }
+
+    private func logins(_ out: String) -> [String] {
+        out.split(separator: "\n").compactMap { line in line.split(separator: "\t").first { $0.hasPrefix("user") } }
+            .map(String.init)
+    }
+
+    /// Follower 4 arrived, pushing 2 to page 2, which cannot be reached: its cached copy (3 alone) after the live
+    /// page 1 (4, 1) leaves 2 out. Before: exit 0, and nothing said but the copy's warning.
+    @Test func aCopiedPageAmongLivePagesIsExitOneNamingIt() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let first = await run(github([[1, 2], [3]]), cache: folder("cache"))
+        #expect(first.0 == 0, "\(first.2)")
+        #expect(logins(first.1) == ["user1", "user2", "user3"])
+        let (status, out, err) = await run(github([[4, 1], [2, 3]], lost: [2]), cache: folder("cache"))
+        #expect(status == 1, "\(err)")
+        #expect(logins(out) == ["user4", "user1", "user3"])
+        #expect(err.contains("gh-users: GET \(Self.second) was answered from the cache copy of "), "\(err)")
+        #expect(
+            err.hasSuffix(
+                ", because the network could not be reached, and other pages by GitHub now: followers that came or "
+                    + "went in between may be missing. Run it again once GitHub can be reached.\n"),
+            "\(err)")
+    }
+
+    /// The first page copied and the second live is the same mix, said of the first.
+    @Test func aCopiedFirstPageBeforeALiveOneIsExitOne() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        _ = await run(github([[1, 2], [3]]), cache: folder("cache"))
+        let (status, out, err) = await run(github([[4, 1], [2, 3]], lost: [1]), cache: folder("cache"))
+        #expect(status == 1, "\(err)")
+        #expect(logins(out) == ["user1", "user2", "user3"])
+        #expect(err.contains("gh-users: GET \(Self.list) was answered from the cache copy of "), "\(err)")
+    }
+
+    /// Every page from the cache is the list as GitHub last gave it, dated by the warnings: exit 0, as any answer
+    /// from the cache when the network could not be reached; and so is `--offline`.
+    @Test(arguments: [false, true])
+    func aListWhollyFromTheCacheIsExitZero(offline: Bool) async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        _ = await run(github([[1, 2], [3]]), cache: folder("cache"))
+        let (status, out, err) = await run(
+            offline ? StubTransport() : github([[4, 1], [2, 3]], lost: [1, 2]), cache: folder("cache"),
+            offline ? ["--offline"] : [])
+        #expect(status == 0, "\(err)")
+        #expect(logins(out) == ["user1", "user2", "user3"])
+        #expect(!err.contains("and other pages by GitHub now"), "\(err)")
+    }
+
+    /// Every page live, after a run that filled the cache, is a list of one age.
+    @Test func aListWhollyLiveIsExitZero() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        _ = await run(github([[1, 2], [3]]), cache: folder("cache"))
+        let (status, out, err) = await run(github([[4, 1], [2, 3]]), cache: folder("cache"))
+        #expect(status == 0, "\(err)")
+        #expect(logins(out) == ["user4", "user1", "user2", "user3"])
+    }
+
+    /// `octocat` follows 2 and 3; his followers come in two pages, the second lost in `lost`.
+    private func graph(followers: [[Int64]], lost: Bool = false) -> StubTransport {
+        let github = StubTransport()
+        let count = followers.map(\.count).reduce(0, +)
+        github.answer(
+            "GET " + Self.profile, headers: [("ETag", "W/\"\(count)\"")],
+            json: #"{"login":"octocat","id":583231,"followers":\#(count),"following":2}"#)
+        github.answer(
+            "GET /users/octocat/following?per_page=100", headers: [("ETag", #"W/"f""#)], json: accounts([2, 3]))
+        github.answer(
+            "GET " + Self.list, headers: [("ETag", "W/\"\(followers[0])\""), StubTransport.link(next: Self.second)],
+            json: accounts(followers[0]))
+        if lost {
+            github.fail(StubTransport.apiRoot + Self.second, with: .connectionLost)
+        } else {
+            github.answer(
+                "GET " + Self.second, headers: [("ETag", "W/\"\(followers[1])\"")], json: accounts(followers[1]))
+        }
+        return github
+    }
+
+    /// Follower 6 pushed 2 to the lost page 2, whose copy holds 3 alone: worked out, the set would say 2 does not
+    /// follow back, and `| gh-users unfollow --yes -` would unfollow him. Before: `user2`, exit 0.
+    @Test func aFollowGraphOfTwoAgesIsRefusedBeforeAnythingIsWritten() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let arguments = ["following", "octocat", "--not-following-back", "--all", "--format", "tsv", "--retries", "0"]
+        func run(_ github: StubTransport) async -> (Int32, String, String) {
+            let (env, out, err) = AppEnvironment.test(
+                http: github, environment: ["GH_TOKEN": "t", "XDG_CACHE_HOME": folder("cache")])
+            return (await GhUsersApp(environment: env).run(arguments), out.text, err.text)
+        }
+        let first = await run(graph(followers: [[5, 2], [3]]))
+        #expect(first.0 == 0, "\(first.2)")
+        #expect(logins(first.1).isEmpty)
+        let (status, out, err) = await run(graph(followers: [[6, 5], [2, 3]], lost: true))
+        #expect(status == 1, "\(err)")
+        #expect(out.isEmpty)
+        #expect(
+            err.contains(
+                "gh-users: GET \(Self.second) was answered from the cache copy of "), "\(err)")
+        #expect(err.contains("and other pages by GitHub now, so the set was not worked out"), "\(err)")
+        let live = await run(graph(followers: [[6, 5], [2, 3]]))
+        #expect(live.0 == 0, "\(live.2)")
+        #expect(logins(live.1).isEmpty)
+    }
+}
