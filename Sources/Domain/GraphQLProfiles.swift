@@ -88,8 +88,8 @@ package final class GraphQLProfilesUseCase: @unchecked Sendable {
     private var sizing: GraphQLBatchSizing
     private var unsupported = false
     private var stopped: DomainError?
-    /// REST's limit, spent: no fallback is sent into it again (`fromREST`).
-    private var restSpent: DomainError?
+    /// REST's limit spent, or the token refused: no fallback is sent into it again (`fromREST`).
+    private var restStopped: DomainError?
     /// At most `concurrency` POSTs at a time, however many callers (`--full` expands several batches at once),
     /// first come first served; a batch's REST fallbacks never wait for another batch's POST.
     private let gate: CountingGate
@@ -250,13 +250,15 @@ package final class GraphQLProfilesUseCase: @unchecked Sendable {
         return results.map { $0 ?? .failure(.cancelled) }
     }
 
-    /// Once REST says its rate limit is spent, no later batch sends a lookup into it: each one left gets that
-    /// answer (each batch's `GetUsersUseCase` knew only its own refusals).
+    /// Once REST says its rate limit is spent, or refuses the token, no later batch sends a lookup into it: each
+    /// one left gets that answer (each batch's `GetUsersUseCase` knew only its own refusals).
     private func fromREST(_ logins: [Login]) async -> [Result<User, DomainError>] {
-        if let spent = lock.withLock({ restSpent }) { return logins.map { _ in .failure(spent) } }
+        if let stop = lock.withLock({ restStopped }) { return logins.map { _ in .failure(stop) } }
         lock.withLock { totals.restFallbacks += logins.count }
         let results = await GetUsersUseCase(repository: rest).execute(logins: logins, concurrency: concurrency)
-        if let spent = results.lazy.compactMap(\.spentLimit).first { lock.withLock { restSpent = restSpent ?? spent } }
+        if let stop = results.lazy.compactMap(\.stopsLookups).first {
+            lock.withLock { restStopped = restStopped ?? stop }
+        }
         return results
     }
 }

@@ -55,8 +55,9 @@ package struct GetUsersUseCase: Sendable {
         var stopped = false
         await withTaskGroup(of: (Int, Result<User, DomainError>).self) { group in
             let repository = self.repository
-            // Once GitHub says the rate limit is spent, no lookup is sent into it: each one left gets that answer
-            // (before: every login was asked, all refused, which GitHub warns can get an integration banned).
+            // Once GitHub says the rate limit is spent, or refuses the token, no lookup is sent into it: each one
+            // left gets that answer (before: every login was asked, all refused, which GitHub warns can get an
+            // integration banned, and bad credentials lock the account out for a while).
             var spent: DomainError?
             var inFlight = 0
             // Takes a result in, and hands on every one now in order; once `deliver` says stop, cancels the lookups
@@ -79,7 +80,7 @@ package struct GetUsersUseCase: Sendable {
                     guard let next = await group.next() else { break }
                     let (finished, result) = next
                     inFlight -= 1
-                    spent = spent ?? result.spentLimit
+                    spent = spent ?? result.stopsLookups
                     guard take(finished, result) else { return }
                 }
                 if let spent {
@@ -123,9 +124,11 @@ package struct GetUsersUseCase: Sendable {
 }
 
 extension Result where Failure == DomainError {
-    /// The failure when it is a spent rate limit, which no further request should be sent into; nil otherwise.
-    package var spentLimit: DomainError? {
-        guard case .failure(let error) = self, case .rateLimited = error else { return nil }
-        return error
+    /// The failure when no further request should be sent into it: a spent rate limit, or a token GitHub refused
+    /// (`DomainError.refusesToken`); nil otherwise.
+    package var stopsLookups: DomainError? {
+        guard case .failure(let error) = self else { return nil }
+        if case .rateLimited = error { return error }
+        return error.refusesToken ? error : nil
     }
 }

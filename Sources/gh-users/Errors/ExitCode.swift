@@ -33,12 +33,14 @@ enum ExitStatus {
         case .partial(let failures, let successes):
             // One failure kind for every lookup keeps its own status; a mix, or a partial success, is a plain
             // failure, unless the run was interrupted, or stopped by a spent rate limit (5, as a list that meets
-            // it half-way: what is left can be asked after the reset).
+            // it half-way: what is left can be asked after the reset) or a token GitHub refused (4, as a list that
+            // meets it: what is left can be asked with a token it takes).
             let codes = failures.map(code(for:))
             guard let first = codes.first else { return ExitCode.success }
             if successes == 0, codes.allSatisfy({ $0 == first }) { return first }
             if codes.contains(ExitCode.interrupted) { return ExitCode.interrupted }
             if codes.contains(ExitCode.rateLimited) { return ExitCode.rateLimited }
+            if failures.contains(where: \.refusesToken) { return ExitCode.authentication }
             return ExitCode.failure
         }
     }

@@ -58,7 +58,7 @@ enum HelpTopics {
             (
                 "1",
                 "a runtime failure: network, server error, malformed response, a partial failure in "
-                    + "'show A B C' (5 when a rate limit stopped it), or --offline with an answer that is not "
+                    + "'show A B C' (5 when a rate limit stopped it, 4 when GitHub refused the token), or --offline with an answer that is not "
                     + "cached; for 'follows', the answer no; "
                     + "a write not confirmed at its question (nothing sent), or whose pipe's reader left before "
                     + "every account was sent; with --state or --changes, a pipe's reader that left before the end; "

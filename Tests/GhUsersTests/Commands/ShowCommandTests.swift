@@ -248,6 +248,36 @@ struct ShowCommandTests {
         #expect(!nothing.err.contains("were not shown"), "\(nothing.err)")
     }
 
+    /// A token GitHub refuses (401 `Bad credentials`: revoked or expired during the run) stops the lookups as a
+    /// spent limit does: nothing more is sent with it, since GitHub locks out an account that keeps sending bad
+    /// credentials; what was found is written, stderr says how many were not shown, and the run is exit 4.
+    /// Before: every login was asked with the refused token (helper-315 saw 297 of 300), and exit 1.
+    @Test func aRefusedTokenStopsTheLookupsAndIsExitFour() async {
+        let harness = CommandHarness()
+        harness.expect("GET /users/octocat", body: "users-get-by-username")
+        harness.expect("GET /users/mona", status: 401, body: "error-401")
+        let run = await harness.run([
+            "show", "octocat", "mona", "hubot", "monalisa", "--concurrency", "1", "--format", "tsv", "--fields",
+            "login",
+        ])
+        #expect(run.status == 4, "\(run.err)")
+        #expect(run.out == "octocat\n")
+        #expect(harness.http.received.count == 2)
+        #expect(run.err.hasPrefix("gh-users: authentication failed (HTTP 401"), "\(run.err)")
+        #expect(
+            run.err.hasSuffix(
+                "gh-users: 3 of 4 accounts were not shown: GitHub refused the token, which stopped the lookups; ask "
+                    + "for them again with one it takes\n"), "\(run.err)")
+        // A login GitHub does not know is no refusal of the token: the others are still asked, and the run is 1.
+        let missing = CommandHarness()
+        missing.expect("GET /users/octocat", body: "users-get-by-username")
+        missing.expect("GET /users/nosuch-zz", status: 404, body: "error-404")
+        missing.expect("GET /users/mona", body: "users-get-by-username")
+        let one = await missing.run(["show", "octocat", "nosuch-zz", "mona", "--concurrency", "1"])
+        #expect(one.status == 1, "\(one.err)")
+        #expect(missing.http.received.count == 3)
+    }
+
     @Test(arguments: [["show", "../etc/passwd"], ["show", "octocat", "--concurrency", "11"], ["show"]])
     func aUsageErrorIsStatus64AndSendsNothing(_ arguments: [String]) async {
         await expectUsageError(arguments)

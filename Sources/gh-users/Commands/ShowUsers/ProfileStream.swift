@@ -22,8 +22,8 @@ struct ProfileStream {
     /// The results taken, found or not.
     private(set) var taken = 0
     private(set) var shown = 0
-    /// A spent rate limit stopped the lookups.
-    private(set) var limitSpent = false
+    /// What stopped the lookups: a spent rate limit, or a token GitHub refused (`Result.stopsLookups`).
+    private(set) var lookupsStopped: DomainError?
     /// Why the output stopped early: its `--fields` refused, or its reader gone.
     private var stopped: CommandOutcome?
 
@@ -45,7 +45,7 @@ struct ProfileStream {
         switch result {
         case .failure(let error):
             failed.append((error, account))
-            limitSpent = limitSpent || result.spentLimit != nil
+            lookupsStopped = lookupsStopped ?? result.stopsLookups
             return true
         case .success(let found):
             user = found

@@ -113,16 +113,19 @@ enum ShowUsersCommand {
         fields: FieldCatalog.profile
     ).declaring(options)
 
-    /// After a spent rate limit's message, how many accounts the output lacks (none was asked once GitHub said
-    /// so): exit 5 alone does not say that the output is part of what was asked. Only where some were written:
-    /// a write that failed or was refused says so itself, and none shown is said by the limit's message.
+    /// After the message of a spent rate limit or a refused token, how many accounts the output lacks (none was
+    /// asked once GitHub said so): exit 5 or 4 alone does not say that the output is part of what was asked. Only
+    /// where some were written: a write that failed or was refused says so itself, and none shown is said by the
+    /// failure's message.
     fileprivate static func sayNotShown(
         _ stream: ProfileStream, of asked: Int, outcome: CommandOutcome, _ context: CommandContext
     ) {
-        guard stream.limitSpent, stream.shown > 0, case .partial = outcome else { return }
-        context.io.writeErr(
-            "gh-users: \(asked - stream.shown) of \(asked) accounts were not shown: the rate limit stopped "
-                + "the lookups; ask for them again once it lifts\n")
+        guard let stop = stream.lookupsStopped, stream.shown > 0, case .partial = outcome else { return }
+        let why =
+            stop.refusesToken
+            ? "GitHub refused the token, which stopped the lookups; ask for them again with one it takes"
+            : "the rate limit stopped the lookups; ask for them again once it lifts"
+        context.io.writeErr("gh-users: \(asked - stream.shown) of \(asked) accounts were not shown: \(why)\n")
     }
 
     /// A login of digits alone that no account has was most likely an id: the message says how to ask by id.
