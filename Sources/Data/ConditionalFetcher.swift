@@ -102,7 +102,8 @@ struct ConditionalFetcher: Sendable {
             // answer, and the cache must not stand in for it.
             if let entry, fallsBack, error.error.isTransient {
                 logger.warning(
-                    "cannot reach the API (\(ErrorMapping.describe(error.error))); using the copy of \(endpoint) "
+                    "cannot reach the API (\(ErrorMapping.describe(error.error))); using the copy of "
+                        + "\(HTTPClient.traceText(endpoint)) "
                         + "that GitHub last confirmed "
                         + LocalTime.text(entry.confirmedAt, date: true)
                 )

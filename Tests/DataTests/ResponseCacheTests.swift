@@ -780,6 +780,28 @@ struct ConditionalFetcherTests {
         #expect(since.cachedCopy == nil)
     }
 
+    /// The network-down warning names the request by its URL, which a server's next link may fill with control
+    /// characters: they are shown escaped, never sent to the terminal (helper-314 saw a raw ESC).
+    @Test func theWarningOfACopyShowsNoControlCharacter() async throws {
+        let cache = DiskResponseCache(directory: temporaryDirectory(), limitBytes: 1_000_000)
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        let url = "https://api.github.com/users/octocat/followers%1B%5B31m?per_page=2"
+        let stub = StubTransport()
+        stub.stub(url, headers: [("ETag", "W/\"v1\"")], body: page)
+        stub.fail(url, with: .cannotConnect("refused"))
+        let list = GitHubEndpoints.relations(.followers, of: try Login(validating: "octocat"))
+        let cursor = PageCursor(url: url)
+        _ = try await repository(stub, cache: cache).page(list, at: cursor)
+        let handler = InMemoryLogHandler()
+        let logger = Logger(label: "t", level: .warning, handler: handler)
+        _ = try await repository(stub, cache: cache, logger: logger).page(list, at: cursor)
+        let warning = try #require(handler.entries.first)
+        #expect(
+            warning.message.contains("using the copy of GET /users/octocat/followers\\e[31m?per_page=2"),
+            "\(warning.message)")
+        #expect(!warning.message.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "\(warning.message)")
+    }
+
     @Test func httpErrorsAreNeverServedFromTheCache() async throws {
         let cache = DiskResponseCache(directory: temporaryDirectory(), limitBytes: 1_000_000)
         defer { try? FileManager.default.removeItem(at: cache.directory) }

@@ -60,7 +60,8 @@ struct ListFromCacheTests {
         #expect(
             err.hasSuffix(
                 ", because the network could not be reached, and other pages by GitHub now: followers that came or "
-                    + "went in between may be missing. Run it again once GitHub can be reached.\n"),
+                    + "went in between may be missing, or listed though they left. Run it again once GitHub can be "
+                    + "reached.\n"),
             "\(err)")
     }
 
@@ -141,9 +142,94 @@ struct ListFromCacheTests {
         #expect(
             err.contains(
                 "gh-users: GET \(Self.second) was answered from the cache copy of "), "\(err)")
-        #expect(err.contains("and other pages by GitHub now, so the set was not worked out"), "\(err)")
+        #expect(err.contains("and other pages by GitHub now: a set worked out from lists of two ages"), "\(err)")
         let live = await run(graph(followers: [[6, 5], [2, 3]]))
         #expect(live.0 == 0, "\(live.2)")
         #expect(logins(live.1).isEmpty)
+    }
+
+    /// The other list and the set's first page from the cache, its next page live (helper-314's review): the page
+    /// that joins the two ages is not written, so the set stops after the first page. Before: the whole set was
+    /// written, someone who had since followed back with it, and exit 1 only said people "may be missing".
+    @Test func aSetStopsBeforeItsFirstPageOfAnotherAge() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let following = "/users/octocat/following?per_page=2"
+        func github(lost: Bool) -> StubTransport {
+            let github = StubTransport()
+            let profile = #"{"login":"octocat","id":583231,"followers":1,"following":3}"#
+            let pages = [(Self.profile, profile), (Self.list, accounts([5])), (following, accounts([2, 3]))]
+            for (path, body) in pages {
+                if lost {
+                    github.fail(StubTransport.apiRoot + path, with: .connectionLost)
+                } else {
+                    var headers = [("ETag", #"W/"a""#)]
+                    if path == following { headers.append(StubTransport.link(next: following + "&page=2")) }
+                    github.answer("GET " + path, headers: headers, json: body)
+                }
+            }
+            github.answer("GET " + following + "&page=2", headers: [("ETag", #"W/"b""#)], json: accounts([4]))
+            return github
+        }
+        let arguments = [
+            "following", "octocat", "--not-following-back", "--all", "--per-page", "2", "--format", "tsv",
+            "--retries", "0",
+        ]
+        func run(_ github: StubTransport) async -> (Int32, String, String) {
+            let (env, out, err) = AppEnvironment.test(
+                http: github, environment: ["GH_TOKEN": "t", "XDG_CACHE_HOME": folder("cache")])
+            return (await GhUsersApp(environment: env).run(arguments), out.text, err.text)
+        }
+        let first = await run(github(lost: false))
+        #expect(first.0 == 0, "\(first.2)")
+        #expect(logins(first.1) == ["user2", "user3", "user4"])
+        let (status, out, err) = await run(github(lost: true))
+        #expect(status == 1, "\(err)")
+        #expect(logins(out) == ["user2", "user3"])
+        #expect(err.contains("gh-users: GET \(Self.list) was answered from the cache copy of "), "\(err)")
+        #expect(err.contains("a set worked out from lists of two ages may hold people it should not"), "\(err)")
+    }
+
+    /// `star-history`'s totals count back from the star count: a history page the cache gave for want of the
+    /// network beside a count GitHub gave now would make them up, so nothing is worked out (exit 1); `--offline`
+    /// gives the history as the cache holds it. Before: exit 0 with the copy's totals.
+    @Test func aStarHistoryWithACopiedAnswerIsNotWorkedOut() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let count = "/repos/octocat/Hello-World/stargazers/count"
+        let history = "/repos/octocat/Hello-World/stargazers/history?per_page=30"
+        func github(lost: Bool) -> StubTransport {
+            let github = StubTransport()
+            github.answer(
+                "GET " + count, headers: [("ETag", #"W/"c""#)],
+                json: String(decoding: Bodies.named("activity-get-stargazer-count-for-repo"), as: UTF8.self))
+            if lost {
+                github.fail(StubTransport.apiRoot + history, with: .connectionLost)
+            } else {
+                github.answer(
+                    "GET " + history, headers: [("ETag", #"W/"h""#)],
+                    json: String(decoding: Bodies.named("activity-get-stargazer-history-for-repo"), as: UTF8.self))
+            }
+            return github
+        }
+        func run(_ github: StubTransport, _ extra: [String] = []) async -> (Int32, String, String) {
+            let (env, out, err) = AppEnvironment.test(
+                http: github, environment: ["GH_TOKEN": "t", "XDG_CACHE_HOME": folder("cache")])
+            let arguments = [
+                "star-history", "octocat/Hello-World", "--from", "2025-08-10", "--to", "2025-08-12", "--format",
+                "tsv", "--retries", "0",
+            ]
+            return (await GhUsersApp(environment: env).run(arguments + extra), out.text, err.text)
+        }
+        let first = await run(github(lost: false))
+        #expect(first.0 == 0, "\(first.2)")
+        let (status, out, err) = await run(github(lost: true))
+        #expect(status == 1, "\(err)")
+        #expect(out.isEmpty)
+        #expect(err.contains("gh-users: GET \(history) was answered from the cache copy of "), "\(err)")
+        #expect(err.contains("so the history was not worked out"), "\(err)")
+        let offline = await run(StubTransport(), ["--offline"])
+        #expect(offline.0 == 0, "\(offline.2)")
+        #expect(offline.1 == first.1)
     }
 }

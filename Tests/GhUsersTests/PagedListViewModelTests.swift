@@ -334,6 +334,20 @@ struct PageSourceViewModelTests {
         #expect(source.requests.allSatisfy { !$0.listened })
     }
 
+    /// A page the cache answered beside one GitHub gave now is a list of two ages; an empty page, such as the one
+    /// a list's pieces end with (Data's stargazers at REST's reach), counts for neither (helper-314's false alarm:
+    /// a list wholly from the cache said other pages came from GitHub now).
+    @Test func aCopiedPageBesideALiveOneIsSaidAndAnEmptyOneCountsForNeither() async throws {
+        var copied = page([1, 2], next: "p2")
+        let copy = UnconfirmedCopy(endpoint: "GET /p1", confirmedAt: Date(timeIntervalSince1970: 0), offline: false)
+        copied.cachedCopy = copy
+        for (second, twoAges) in [(page([3], next: nil), true), (page([], next: nil), false)] {
+            let model = PagedListViewModel(limit: .all, pages: InMemoryPages([nil: copied, "p2": second]))
+            while !model.isExhausted { _ = try await model.loadNextPage() }
+            #expect(model.pageOfAnotherAge == (twoAges ? copy : nil))
+        }
+    }
+
     @Test func theLimitStopsAtItsItemAndSaysThereIsMore() async throws {
         let source = InMemoryPages(threePages)
         let model = PagedListViewModel(limit: .count(3), pages: source)

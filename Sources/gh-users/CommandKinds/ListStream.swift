@@ -277,8 +277,11 @@ struct ListStream<Item: ListedItem> {
         switch end.how {
         case .stopped(let outcome): return outcome
         case .failed(let error, let vanished):
+            // A list that stopped after pages of two ages holds no first N of anything.
+            let ages = end.pageOfAnotherAge.map { ["gh-users: " + $0.twoAges(noun)] } ?? []
             return fail(
-                error, output: &output, vanished: vanished, notes: end.loaderNotes + (stoppedNote.map { [$0] } ?? []))
+                error, output: &output, vanished: vanished,
+                notes: end.loaderNotes + (stoppedNote.map { [$0] } ?? []) + ages)
         case .completed(let vanished):
             let io = command.io
             do {
@@ -305,13 +308,9 @@ struct ListStream<Item: ListedItem> {
             guard let copied = end.pageOfAnotherAge else { return .success }
             // Written whole, and said: a list of two ages is no list GitHub ever had (helper-311 saw 3 of 2,997
             // followers left out after a 2.5 s outage, with exit 0).
-            let message =
-                TerminalSanitizer.sanitize(copied.endpoint) + " was answered from the cache copy of "
-                + "\(LocalTime.text(copied.confirmedAt, date: true)), because the network could not be reached, "
-                + "and other pages by GitHub now: \(noun) that came or went in between may be missing. Run it "
-                + "again once GitHub can be reached."
-            io.writeErr("gh-users: " + message + "\n")
-            return .failed(.refused(message))
+            let failure = DomainError.refused(copied.twoAges(noun))
+            io.writeErr(command.presenter.present(failure).message)
+            return .failed(failure)
         }
     }
 
@@ -341,5 +340,20 @@ struct ListStream<Item: ListedItem> {
             "gh-users: \(count) listed account\(count == 1 ? " was" : "s were") gone (deleted) by the time its "
                 + "profile was read, and \(count == 1 ? "is" : "are") left out."
         ]
+    }
+}
+
+extension UnconfirmedCopy {
+    /// "GET … was answered from the cache copy of DATE, because the network could not be reached".
+    var said: String {
+        let why = offline ? "under --offline" : "because the network could not be reached"
+        return TerminalSanitizer.sanitize(endpoint) + " was answered from the cache copy of "
+            + "\(LocalTime.text(confirmedAt, date: true)), \(why)"
+    }
+
+    /// Why a list of `noun` whose pages came from this copy and from GitHub now is not known whole.
+    func twoAges(_ noun: String) -> String {
+        said + ", and other pages by GitHub now: \(noun) that came or went in between may be missing, or listed "
+            + "though they left. Run it again once GitHub can be reached."
     }
 }

@@ -180,8 +180,10 @@ final class PagedListViewModel<Item: ListedItem> {
             let pageIsEmpty = fresh.isEmpty
             closingNotes = page.closingNotes
             requests += 1
+            // A page with no one on it misses no one: an empty one made here (where a list's pieces end) is no
+            // page GitHub gave now.
             copiedPage = copiedPage ?? page.cachedCopy
-            livePage = livePage || page.cachedCopy == nil
+            livePage = livePage || page.cachedCopy == nil && !pageIsEmpty
             largestPageBytes = max(largestPageBytes, page.bodyBytes)
             totalCount = page.totalCount ?? totalCount
             answeredPath = page.answeredPath ?? answeredPath

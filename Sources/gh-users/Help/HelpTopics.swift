@@ -52,8 +52,8 @@ enum HelpTopics {
             (
                 "0",
                 "success, including an empty result, an answer from the cache when the network could not be "
-                    + "reached (with a warning that dates it; 1 when other pages of the same list came from "
-                    + "GitHub), --help and --version"
+                    + "reached (with a warning that dates it; 1 for a list paged by page number whose other pages "
+                    + "came from GitHub now), --help and --version"
             ),
             (
                 "1",

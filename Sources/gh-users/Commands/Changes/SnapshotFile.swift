@@ -148,10 +148,7 @@ extension SnapshotFile {
 
     /// Why a run that took `copy` from the cache compared nothing.
     static func unconfirmed(_ copy: UnconfirmedCopy, listed words: String) -> String {
-        let date = LocalTime.text(copy.confirmedAt, date: true)
-        let why = copy.offline ? "under --offline" : "because the network could not be reached"
-        return "gh-users: \(copy.endpoint) was answered from the cache copy of \(date), \(why), so the list of "
-            + "\(words) was not compared or recorded: a snapshot records GitHub's list as it is now, never a copy "
+        "gh-users: \(copy.said), so the list of \(words) was not compared or recorded: a snapshot records GitHub's list as it is now, never a copy "
             + "older than the rest; run again once GitHub can be reached.\n"
     }
 

@@ -1,4 +1,3 @@
-import AtomicCore
 import Data
 import Domain
 import Foundation
@@ -200,7 +199,10 @@ private struct FollowGraphPages: PageSource {
 
     func page(at cursor: PageCursor?, nextPage: NextPageListener?) async throws(DomainError) -> Page<User> {
         guard let cursor else { return try await graph.firstPage(perPage: perPage, state: state) }
-        return try state.counted(try await graph.github.page(graph.outputList, at: cursor), of: graph.output)
+        let page = try state.counted(try await graph.github.page(graph.outputList, at: cursor), of: graph.output)
+        state.noteAge(of: page)
+        try state.refuseTwoAges()
+        return page
     }
 }
 
@@ -228,29 +230,28 @@ final class FollowGraphState: @unchecked Sendable {
     private var outputRead = 0
     /// How many accounts each list brought.
     private var listedCounts: [UserRelation: Int] = [:]
-    /// The first page read before the set's first that the cache answered, and whether GitHub gave one now.
+    /// The first page of either list that the cache answered, and whether GitHub gave one now.
     private var cachedCopy: UnconfirmedCopy?
     private var livePage = false
 
-    /// Notes whether the cache answered `page`, one of those read before the set's first page is handed on.
+    /// Notes whether the cache answered `page`, of either list.
     func noteAge(of page: Page<User>) {
         lock.withLock {
             cachedCopy = cachedCopy ?? page.cachedCopy
-            livePage = livePage || page.cachedCopy == nil
+            livePage = livePage || page.cachedCopy == nil && !page.items.isEmpty
         }
     }
 
     /// A set worked out from pages of two ages, some the cache answered for want of the network and some GitHub
     /// gave now, may hold people it should not: `--not-following-back` would name someone who follows back, and a
-    /// clean-up would unfollow them. It is refused before anything is written. Pages all from the cache are the
-    /// lists as GitHub last gave them, which the copies' warnings date.
+    /// clean-up would unfollow them. It is refused before the page that joins them is written (a review's set
+    /// whose first page and other list came from the cache, and its next pages live, was written whole). Pages
+    /// all from the cache are the lists as GitHub last gave them, which the copies' warnings date.
     func refuseTwoAges() throws(DomainError) {
         guard let copy = lock.withLock({ livePage ? cachedCopy : nil }) else { return }
         throw .refused(
-            "\(copy.endpoint) was answered from the cache copy of \(LocalTime.text(copy.confirmedAt, date: true)), "
-                + "because the network could not be reached, and other pages by GitHub now, so the set was not "
-                + "worked out: from lists of two ages it may hold people it should not. Run it again once GitHub "
-                + "can be reached.")
+            copy.said + ", and other pages by GitHub now: a set worked out from lists of two ages may hold people it "
+                + "should not, so it stopped before them. Run it again once GitHub can be reached.")
     }
 
     /// Counts `count` accounts of `relation`'s list.

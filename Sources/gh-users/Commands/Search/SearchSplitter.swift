@@ -149,9 +149,11 @@ final class SplitUserSearch: PageSource, @unchecked Sendable {
                 }
                 guard !fresh.isEmpty else { return nil }
                 rereadPages += 1
-                return Page(
+                var reread = Page(
                     items: fresh, next: PageCursor(url: "(\(again.range) read again, page \(rereadPages))"),
                     incompleteResults: page.incompleteResults)
+                reread.cachedCopy = page.cachedCopy
+                return reread
             }
             if let handed { return handed }
         }
@@ -219,7 +221,9 @@ final class SplitUserSearch: PageSource, @unchecked Sendable {
             endPiece(piece.list)
             next = PageCursor(url: "(the piece after \(piece.range))")
         }
-        return Page(items: page.items, next: next, incompleteResults: page.incompleteResults)
+        var handed = Page(items: page.items, next: next, incompleteResults: page.incompleteResults)
+        handed.cachedCopy = page.cachedCopy
+        return handed
     }
 
     /// Names the piece when GitHub said `page` is incomplete (`first`: its count, where the planner halves it no

@@ -134,6 +134,14 @@ enum StarHistoryCommand {
             weeks += page.items
             if let first = page.items.map(\.start).min() { oldest = min(oldest ?? first, first) }
         }
+        // Totals count back from the count: answers of two ages (a page the cache gave while the network was down,
+        // beside others GitHub gave now) would make them up. Under --offline every answer is the cache's.
+        if let copy = github.unconfirmedCopy, !copy.offline {
+            throw .refused(
+                copy.said + ", so the history was not worked out: its totals count back from the star count, and "
+                    + "answers of two ages would make them up. Run it again once GitHub can be reached, or with "
+                    + "--offline for the history as the cache holds it.")
+        }
         let history = StarHistory(count: count, weeks: weeks)
         let grouping = options.by ?? .day
         let points = grouping == .week ? history.weeks(in: span) : history.days(in: span)
