@@ -46,6 +46,8 @@ struct ConditionalFetcher: Sendable {
     let now: @Sendable () -> Date
     /// The answers this fetcher (and every copy of it) took from the cache without the network confirming them.
     let unconfirmed = UnconfirmedCopies()
+    /// Whether this run said yet that GitHub left out organizations' results (`sayWithheld`).
+    let withheldSaid = OnceFlag()
     /// Hashed once, not per request.
     private let tokenIdentity: String
 
@@ -97,6 +99,7 @@ struct ConditionalFetcher: Sendable {
         let answer: HTTPResponse
         do {
             answer = try await client.sendReportingAttempts(request)
+            sayWithheld(answer)
         } catch {
             // Only when no answer came at all: a certificate that failed its check or a body over the cap is an
             // answer, and the cache must not stand in for it.
@@ -201,6 +204,47 @@ struct ConditionalFetcher: Sendable {
 
 /// `summary()` and `clear()` fail (`cacheUnavailable`) when the store is not gh-users' own or not safe to use.
 extension DiskResponseCache: CacheRepository {}
+
+extension ConditionalFetcher {
+    /// GitHub answers a request for what may come from several organizations without the results of those whose
+    /// SAML single sign-on the token is not authorized for, and says so in a success's `X-GitHub-SSO` alone
+    /// (`partial-results; organizations=21955855,20582480`, GitHub's REST docs, "Authenticating to the REST API"):
+    /// the list is whole but for them. Said once a run, on stderr, with the organizations' ids (digits only, the
+    /// first five).
+    func sayWithheld(_ answer: HTTPResponse) {
+        guard (200..<300).contains(answer.status) || answer.status == 304,
+            let header = answer.headers["X-GitHub-SSO"]?.lowercased(), header.hasPrefix("partial-results"),
+            withheldSaid.claim()
+        else { return }
+        let ids =
+            header.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+            .first { $0.hasPrefix("organizations=") }?.dropFirst("organizations=".count)
+            .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && $0.count <= 20 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) } ?? []
+        let named =
+            ids.isEmpty
+            ? "some organizations"
+            : "\(ids.count == 1 ? "an organization" : "\(ids.count) organizations") (id "
+                + ids.prefix(5).joined(separator: ", ") + (ids.count > 5 ? " and \(ids.count - 5) more" : "") + ")"
+        logger.warning(
+            "GitHub left out what \(named) hold\(ids.count == 1 ? "s" : ""): they use SAML single sign-on, which "
+                + "this token is not authorized for; authorize it for them (https://github.com/settings/tokens) to "
+                + "see it all")
+    }
+}
+
+/// True once, for the first caller: a thing a run says once, whichever of its requests meets it first.
+final class OnceFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var claimed = false
+
+    func claim() -> Bool {
+        lock.withLock {
+            defer { claimed = true }
+            return !claimed
+        }
+    }
+}
 
 /// The unconfirmed copies a run took, the first kept: one is enough to say the run's answers are not all live.
 final class UnconfirmedCopies: @unchecked Sendable {

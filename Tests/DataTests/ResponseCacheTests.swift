@@ -802,6 +802,31 @@ struct ConditionalFetcherTests {
         #expect(!warning.message.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }, "\(warning.message)")
     }
 
+    /// A list GitHub gave without the results of organizations whose single sign-on the token is not authorized
+    /// for says so in its `X-GitHub-SSO` alone (GitHub's REST docs: `partial-results; organizations=21955855,
+    /// 20582480`): said once a run, with the ids, anything else in them left out. Before: nothing, exit 0, the
+    /// list looking whole (helper-315).
+    @Test func resultsLeftOutForSingleSignOnAreSaidOnce() async throws {
+        let url = "https://api.github.com/user/subscriptions?per_page=2"
+        let stub = StubTransport()
+        let header = ("X-GitHub-SSO", "partial-results; organizations=21955855,20582480,\u{1B}[31m")
+        stub.stub(url, headers: [header], body: page)
+        stub.stub(url, headers: [header], body: page)
+        let handler = InMemoryLogHandler()
+        let logger = Logger(label: "t", level: .warning, handler: handler)
+        let github = repository(stub, cache: nil, logger: logger)
+        let list = ListResource(first: Resource(.ownSubscriptions, missing: "x", decode: ResponseDecoder.records))
+        _ = try await github.firstPage(list, perPage: 2)
+        _ = try await github.firstPage(list, perPage: 2)
+        #expect(handler.entries.count == 1)
+        let warning = try #require(handler.entries.first)
+        #expect(
+            warning.message
+                == "GitHub left out what 2 organizations (id 21955855, 20582480) hold: they use SAML single sign-on, "
+                + "which this token is not authorized for; authorize it for them (https://github.com/settings/tokens) "
+                + "to see it all", "\(warning.message)")
+    }
+
     @Test func httpErrorsAreNeverServedFromTheCache() async throws {
         let cache = DiskResponseCache(directory: temporaryDirectory(), limitBytes: 1_000_000)
         defer { try? FileManager.default.removeItem(at: cache.directory) }
