@@ -208,7 +208,7 @@ enum ErrorMapping {
         case 404:
             return .notFound(resource: resource)
         case 401:
-            return .unauthorized(status: status, message: message)
+            return .unauthorized(status: status, message: message, problem: TokenExpiry.problem(response))
         case 403:
             return .unauthorized(
                 status: status, message: message + acceptedPermissions(response),

@@ -80,6 +80,8 @@ package enum AccessProblem: Sendable, Equatable {
     case scope(accepted: String?)
     /// An organization's SAML single sign-on wants the token authorized (`X-GitHub-SSO`), at `url` if given.
     case singleSignOn(url: String?)
+    /// A 401 for a token whose expiry date (`github-authentication-token-expiration`) had passed.
+    case expired(at: Date)
     /// Not the token's fault: since July 2026 GitHub lists a repository's stargazers and watchers only to its
     /// admins and collaborators (`repository`, as OWNER/REPO), whatever the token; `list` is which ("stargazers",
     /// "watchers").

@@ -144,3 +144,15 @@ struct RateLimitBucketAndAccessMappingTests {
                     problem: .singleSignOn(url: "https://github.com/orgs/o/sso?authorization_request=X")))
     }
 }
+
+struct TokenExpiryTests {
+    /// The expiry GitHub writes, and nothing else.
+    @Test(arguments: [
+        ("2021-10-22 18:28:46 UTC", 1_634_927_326.0), ("2021-10-22T18:28:46 UTC", nil),
+        ("2021-13-22 18:28:46 UTC", nil),
+        ("2021-10-22 18:28:46 CET", nil), ("2021-10-22 18:28:4x UTC", nil), ("", nil),
+    ])
+    func theExpiryDateIsReadStrictly(text: String, seconds: Double?) {
+        #expect(TokenExpiry.date(text) == seconds.map(Date.init(timeIntervalSince1970:)))
+    }
+}

@@ -85,6 +85,10 @@ struct ErrorPresenter: Sendable {
         case .unauthorized(let status, let message, let problem, _):
             let hint: String
             switch (status, problem) {
+            case (_, .expired(let date)):
+                hint =
+                    "The token expired at \(LocalTime.text(date, date: true)), GitHub says: make a new one"
+                    + (tokenOrigin.source.map { " for \($0)" } ?? "") + "."
             case (401, _):
                 hint =
                     hasToken

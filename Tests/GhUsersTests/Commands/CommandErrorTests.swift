@@ -50,6 +50,24 @@ struct CommandErrorTests {
         #expect(!run.err.contains(CommandRequestTests.token))
     }
 
+    /// A token with an expiry date has it in every answer (`github-authentication-token-expiration`, as in
+    /// github3.py's 2021 cassette): a 401 after it, by GitHub's clock, names it; a 401 before it is a token
+    /// revoked, which the message does not call expired (helper-315: both said "may be expired or revoked").
+    @Test(arguments: [("Sat, 23 Oct 2021 09:00:00 GMT", true), ("Fri, 22 Oct 2021 09:00:00 GMT", false)])
+    func aTokenPastItsExpiryDateIsSaidToHaveExpired(date: String, expired: Bool) async {
+        var harness = CommandHarness()
+        harness.environment["GH_TOKEN"] = CommandRequestTests.token
+        harness.expect(
+            "GET /user", status: 401,
+            headers: [("github-authentication-token-expiration", "2021-10-22 18:28:46 UTC"), ("Date", date)],
+            body: "error-401")
+        let run = await harness.run(["me"])
+        #expect(run.status == 4)
+        #expect(run.err.contains("The token expired at 2021-10-22 ") == expired, "\(run.err)")
+        #expect(run.err.contains(", GitHub says: make a new one for GH_TOKEN.\n") == expired, "\(run.err)")
+        #expect(run.err.contains("check GH_TOKEN; it may be expired or revoked.") != expired, "\(run.err)")
+    }
+
     /// A 403 that is not about the token says GitHub's words and nothing of scopes; one that names a missing
     /// scope says so.
     @Test func a403NotAboutTheTokenPrintsGitHubsMessageAndNoScopeHint() async {
