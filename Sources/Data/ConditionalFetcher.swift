@@ -99,7 +99,6 @@ struct ConditionalFetcher: Sendable {
         let answer: HTTPResponse
         do {
             answer = try await client.sendReportingAttempts(request)
-            sayWithheld(answer)
         } catch {
             // Only when no answer came at all: a certificate that failed its check or a body over the cap is an
             // answer, and the cache must not stand in for it.
@@ -209,18 +208,20 @@ extension ConditionalFetcher {
     /// GitHub answers a request for what may come from several organizations without the results of those whose
     /// SAML single sign-on the token is not authorized for, and says so in a success's `X-GitHub-SSO` alone
     /// (`partial-results; organizations=21955855,20582480`, GitHub's REST docs, "Authenticating to the REST API"):
-    /// the list is whole but for them. Said once a run, on stderr, with the organizations' ids (digits only, the
-    /// first five).
+    /// the list is whole but for them. Said once a run, on stderr, with the organizations' ids (digits only, each
+    /// once, the first five), for a REST answer decoded, from GitHub or from the cache, which keeps the header.
     func sayWithheld(_ answer: HTTPResponse) {
-        guard (200..<300).contains(answer.status) || answer.status == 304,
-            let header = answer.headers["X-GitHub-SSO"]?.lowercased(), header.hasPrefix("partial-results"),
-            withheldSaid.claim()
-        else { return }
+        guard (200..<300).contains(answer.status), let header = answer.headers["X-GitHub-SSO"]?.lowercased() else {
+            return
+        }
+        let fields = header.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        guard fields.first == "partial-results", withheldSaid.claim() else { return }
+        var seen = Set<String>()
         let ids =
-            header.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-            .first { $0.hasPrefix("organizations=") }?.dropFirst("organizations=".count)
+            (fields.first { $0.hasPrefix("organizations=") }?.dropFirst("organizations=".count)
             .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty && $0.count <= 20 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) } ?? []
+            .filter { !$0.isEmpty && $0.count <= 20 && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) } ?? [])
+            .filter { seen.insert($0).inserted }
         let named =
             ids.isEmpty
             ? "some organizations"
@@ -228,8 +229,8 @@ extension ConditionalFetcher {
                 + ids.prefix(5).joined(separator: ", ") + (ids.count > 5 ? " and \(ids.count - 5) more" : "") + ")"
         logger.warning(
             "GitHub left out what \(named) hold\(ids.count == 1 ? "s" : ""): they use SAML single sign-on, which "
-                + "this token is not authorized for; authorize it for them (https://github.com/settings/tokens) to "
-                + "see it all")
+                + "this token is not authorized for; authorize it for them (GitHub settings, Personal access tokens, "
+                + "Configure SSO) to see it all")
     }
 }
 

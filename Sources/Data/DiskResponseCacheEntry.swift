@@ -49,10 +49,11 @@ extension DiskResponseCache {
     /// Response headers worth keeping: what revalidation and paging need, and the token's scopes, which GitHub's
     /// own 304s leave out (recorded in 2013: a 304 to a token carries no `X-OAuth-Scopes`), so `me` can still
     /// name them after one. Rate-limit headers go stale, and nothing from the request (such as Authorization)
-    /// is ever stored; an entry is the token's own (its key holds the token's hash).
-    static let keptHeaders = ["etag", "last-modified", "link", "content-type", "x-oauth-scopes"]
+    /// is ever stored; an entry is the token's own (its key holds the token's hash). `X-GitHub-SSO` says the body
+    /// lacks organizations' results (`ConditionalFetcher.sayWithheld`), which its copy lacks as well.
+    static let keptHeaders = ["etag", "last-modified", "link", "content-type", "x-oauth-scopes", "x-github-sso"]
     /// The kept headers a 304 updates when it carries them (RFC 9111 §4.3.4): all but the body's `Content-Type`.
-    static let revalidatedHeaders: Set<String> = ["etag", "last-modified", "link", "x-oauth-scopes"]
+    static let revalidatedHeaders: Set<String> = ["etag", "last-modified", "link", "x-oauth-scopes", "x-github-sso"]
 
     /// A key is a file name inside the store and nothing else.
     static func entryName(_ key: String) -> String? {

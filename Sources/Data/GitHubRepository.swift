@@ -347,6 +347,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
                 response.body = Foundation.Data(bytes)
                 keeper.keepIfWellFormed(response)
             }
+            fetcher.sayWithheld(response)
             return fetched.marked(value, paging: resource.endpoint.paging)
         } catch {
             throw error.answered(requestID: ErrorMapping.requestID(response))

@@ -15,19 +15,25 @@ enum TokenExpiry {
         return expiry <= clock ? .expired(at: expiry) : .unstated
     }
 
-    /// `2021-10-22 18:28:46 UTC`, exactly; nil for anything else.
+    /// `2021-10-22 18:28:46 UTC`, exactly: four digits, then two each, at their places, for a moment that is
+    /// (no 31 February, no second 60); nil for anything else.
     static func date(_ text: String?) -> Date? {
-        guard let text, text.utf8.count == 23, text.hasSuffix(" UTC") else { return nil }
-        let fields = text.dropLast(4).split(whereSeparator: { "-: ".contains($0) })
-        let numbers = fields.compactMap { field in field.allSatisfy(\.isASCII) ? Int(field) : nil }
-        guard fields.count == 6, numbers.count == 6, (1...12).contains(numbers[1]), (1...31).contains(numbers[2]),
-            numbers[3] < 24, numbers[4] < 60, numbers[5] < 61
+        guard let text, text.hasSuffix(" UTC") else { return nil }
+        let bytes = Array(text.utf8.dropLast(4))
+        let separators: [Int: UInt8] = [4: 0x2D, 7: 0x2D, 10: 0x20, 13: 0x3A, 16: 0x3A]
+        guard bytes.count == 19,
+            bytes.indices.allSatisfy({ index in
+                separators[index].map { bytes[index] == $0 } ?? (0x30...0x39).contains(bytes[index])
+            })
         else { return nil }
+        func number(_ range: Range<Int>) -> Int { bytes[range].reduce(0) { $0 * 10 + Int($1 - 0x30) } }
+        let wanted = DateComponents(
+            year: number(0..<4), month: number(5..<7), day: number(8..<10), hour: number(11..<13),
+            minute: number(14..<16), second: number(17..<19))
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        return calendar.date(
-            from: DateComponents(
-                year: numbers[0], month: numbers[1], day: numbers[2], hour: numbers[3], minute: numbers[4],
-                second: numbers[5]))
+        guard wanted.year ?? 0 > 0, let date = calendar.date(from: wanted) else { return nil }
+        let back = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        return back == wanted ? date : nil
     }
 }

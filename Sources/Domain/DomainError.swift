@@ -103,14 +103,13 @@ extension DomainError {
     /// server's): no later request to the same URL can do better, so a run of writes stops at it.
     package static let webPageDetail = "the server answered a web page"
 
-    /// GitHub refused the token itself (401 `Bad credentials`, or a 403 that asks for SAML single sign-on): every
-    /// later request with it is refused alike, and GitHub answers an account that keeps sending bad credentials
-    /// 403 "Maximum number of login attempts exceeded" for a while (octokit.rb's `TooManyLoginAttempts`), so a
-    /// run of lookups stops at it.
+    /// GitHub refused the token itself (401 `Bad credentials`): every later request with it is refused alike, and
+    /// GitHub answers an account that keeps sending bad credentials 403 "Maximum number of login attempts
+    /// exceeded" for a while (octokit.rb's `TooManyLoginAttempts`), so a run of lookups stops at it. A 403 for
+    /// single sign-on is one organization's, which the token may still be authorized for: not this.
     package var refusesToken: Bool {
-        guard case .unauthorized(let status, _, let problem, _) = self else { return false }
-        if case .singleSignOn = problem { return true }
-        return status == 401
+        guard case .unauthorized(401, _, _, _) = self else { return false }
+        return true
     }
 
     /// Whether this is the answer of a web page in place of GitHub's API (`webPageDetail`).

@@ -151,6 +151,10 @@ struct TokenExpiryTests {
         ("2021-10-22 18:28:46 UTC", 1_634_927_326.0), ("2021-10-22T18:28:46 UTC", nil),
         ("2021-13-22 18:28:46 UTC", nil),
         ("2021-10-22 18:28:46 CET", nil), ("2021-10-22 18:28:4x UTC", nil), ("", nil),
+        // helper-316's: a day or a second that is not, separators swapped, signs, short fields, year 0.
+        ("2021-02-31 18:28:46 UTC", nil), ("2021-10-22 18:28:60 UTC", nil), ("2021:10:22-18-28-46 UTC", nil),
+        ("2021-+1-22 18:28:46 UTC", nil), ("2021-1-022 18:28:46 UTC", nil), ("-021-10-22 18:28:46 UTC", nil),
+        ("0000-10-22 18:28:46 UTC", nil), ("2024-02-29 00:00:00 UTC", 1_709_164_800.0),
     ])
     func theExpiryDateIsReadStrictly(text: String, seconds: Double?) {
         #expect(TokenExpiry.date(text) == seconds.map(Date.init(timeIntervalSince1970:)))

@@ -85,11 +85,11 @@ struct ErrorPresenter: Sendable {
         case .unauthorized(let status, let message, let problem, _):
             let hint: String
             switch (status, problem) {
-            case (_, .expired(let date)):
+            case (_, .expired(let date)) where hasToken:
                 hint =
                     "The token expired at \(LocalTime.text(date, date: true)), GitHub says: make a new one"
                     + (tokenOrigin.source.map { " for \($0)" } ?? "") + "."
-            case (401, _):
+            case (401, _), (_, .expired):
                 hint =
                     hasToken
                     ? "The token was refused: check \(tokenOrigin.source ?? "it"); it may be expired or revoked."

@@ -66,6 +66,16 @@ struct CommandErrorTests {
         #expect(run.err.contains("The token expired at 2021-10-22 ") == expired, "\(run.err)")
         #expect(run.err.contains(", GitHub says: make a new one for GH_TOKEN.\n") == expired, "\(run.err)")
         #expect(run.err.contains("check GH_TOKEN; it may be expired or revoked.") != expired, "\(run.err)")
+        // Without a token, whatever the header says, the run needs one (helper-316: it said one had expired).
+        let anonymous = CommandHarness()
+        anonymous.expect(
+            "GET /users/octocat", status: 401,
+            headers: [("github-authentication-token-expiration", "2021-10-22 18:28:46 UTC"), ("Date", date)],
+            body: "error-401")
+        let none = await anonymous.run(["show", "octocat"])
+        #expect(none.status == 4)
+        #expect(none.err.contains("This needs a token: set "), "\(none.err)")
+        #expect(!none.err.contains("expired at"), "\(none.err)")
     }
 
     /// A 403 that is not about the token says GitHub's words and nothing of scopes; one that names a missing

@@ -22,8 +22,10 @@ struct ProfileStream {
     /// The results taken, found or not.
     private(set) var taken = 0
     private(set) var shown = 0
-    /// What stopped the lookups: a spent rate limit, or a token GitHub refused (`Result.stopsLookups`).
+    /// What stopped the lookups: a spent rate limit, or a token GitHub refused (`Result.stopsLookups`); and how
+    /// many accounts it left unshown, the one it stopped at among them.
     private(set) var lookupsStopped: DomainError?
+    private(set) var unshownByStop = 0
     /// Why the output stopped early: its `--fields` refused, or its reader gone.
     private var stopped: CommandOutcome?
 
@@ -45,7 +47,10 @@ struct ProfileStream {
         switch result {
         case .failure(let error):
             failed.append((error, account))
-            lookupsStopped = lookupsStopped ?? result.stopsLookups
+            if let stop = result.stopsLookups {
+                lookupsStopped = lookupsStopped ?? stop
+                unshownByStop += 1
+            }
             return true
         case .success(let found):
             user = found

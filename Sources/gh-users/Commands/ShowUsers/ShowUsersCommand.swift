@@ -113,8 +113,9 @@ enum ShowUsersCommand {
         fields: FieldCatalog.profile
     ).declaring(options)
 
-    /// After the message of a spent rate limit or a refused token, how many accounts the output lacks (none was
-    /// asked once GitHub said so): exit 5 or 4 alone does not say that the output is part of what was asked. Only
+    /// After the message of a spent rate limit or a refused token, how many accounts the output lacks for it (none
+    /// was asked once GitHub said so; one not found is said by its own line): exit 5 or 4 alone does not say that
+    /// the output is part of what was asked. Only
     /// where some were written: a write that failed or was refused says so itself, and none shown is said by the
     /// failure's message.
     fileprivate static func sayNotShown(
@@ -125,7 +126,7 @@ enum ShowUsersCommand {
             stop.refusesToken
             ? "GitHub refused the token, which stopped the lookups; ask for them again with one it takes"
             : "the rate limit stopped the lookups; ask for them again once it lifts"
-        context.io.writeErr("gh-users: \(asked - stream.shown) of \(asked) accounts were not shown: \(why)\n")
+        context.io.writeErr("gh-users: \(stream.unshownByStop) of \(asked) accounts were not shown: \(why)\n")
     }
 
     /// A login of digits alone that no account has was most likely an id: the message says how to ask by id.
