@@ -148,8 +148,8 @@ extension SnapshotFile {
 
     /// Why a run that took `copy` from the cache compared nothing.
     static func unconfirmed(_ copy: UnconfirmedCopy, listed words: String) -> String {
-        "gh-users: \(copy.said), so the list of \(words) was not compared or recorded: a snapshot records GitHub's list as it is now, never a copy "
-            + "older than the rest; run again once GitHub can be reached.\n"
+        "gh-users: \(copy.said), so the list of \(words) was not compared or recorded: a snapshot records "
+            + "GitHub's list as it is now, never a copy older than the rest; run again once GitHub can be reached.\n"
     }
 
     /// The line that ends a run which leaves the file as it was; a first run's file was never made.
