@@ -32,6 +32,7 @@ struct TokenAndAPIURLTests {
         ("GH_TOKEN", "ghp_first second", "holds more than one word"),
         ("GH_TOKEN", "ghp_first\u{200B}second", "holds a character outside ASCII"),
         ("GH_TOKEN", "\u{FEFF}ghp_firstsecond", "holds a character outside ASCII"),
+        ("GH_TOKEN", "GH_TOKEN=ghp_firstsecond", "holds a variable's assignment (NAME=…)"),
     ])
     func aTokenThatCannotBeAHeaderIsRefusedNamingTheVariable(name: String, value: LoggedText, problem: String) throws {
         let error = try #require(
@@ -41,6 +42,12 @@ struct TokenAndAPIURLTests {
         #expect(error.message.hasPrefix("\(name) \(problem)"))
         #expect(!error.message.contains("ghp_first"))
         #expect(!error.message.contains("second"))
+    }
+
+    /// A token a server of one's own takes may end in base64's padding: no assignment, and taken as it is.
+    @Test func aTokenEndingInPaddingIsTaken() throws {
+        let settings = try ConnectionSettings.resolve(apiURL: nil, environment: ["GH_TOKEN": "dG9rZW4=="])
+        #expect(settings.token == "dG9rZW4==")
     }
 
     /// github.com's own hosts take github.com's tokens alone, however they are written: `https://api.github.com.`

@@ -211,6 +211,8 @@ struct TokenFileReaderTests {
     @Test(arguments: [
         ("tok-1234\nX-Injected: 1\n", "holds a line break"), ("tok-1234\u{0}5678", "holds a control character"),
         ("tok-1234 5678", "holds more than one word"), (" \n", "is empty"),
+        // A line of a .env file (helper-315: sent whole, and refused by GitHub with exit 4).
+        ("GH_TOKEN=tok-1234\n", "holds a variable's assignment (NAME=…); it should hold the token alone"),
     ])
     func aFileThatCannotHoldATokenIsRefusedByName(contents: String, problem: String) throws {
         let path = try file(Array(contents.utf8))

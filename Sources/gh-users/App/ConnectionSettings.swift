@@ -342,6 +342,15 @@ struct ConnectionSettings: Sendable, Equatable {
         if !scalars.allSatisfy({ $0.isASCII }) {
             return "holds a character outside ASCII; it should hold the token alone, as GitHub gave it"
         }
+        // No GitHub token holds "=": `GH_TOKEN=ghp_…`, a line copied from a .env file, was sent whole and refused
+        // (exit 4, helper-315). The name is not said: nothing of the line is.
+        // A base64 text's padding ("dG9r==") is no assignment.
+        if let equals = token.firstIndex(of: "="), equals != token.startIndex,
+            token[..<equals].allSatisfy({ $0 == "_" || $0.isLetter || $0.isNumber }),
+            let value = token[token.index(after: equals)...].first, value != "="
+        {
+            return "holds a variable's assignment (NAME=…); it should hold the token alone"
+        }
         return nil
     }
 
