@@ -53,6 +53,8 @@ package final class StargazerReading: PageSource, @unchecked Sendable {
     private var restRows = 0
     /// Why GraphQL was chosen or taken because REST stops at its reach; nil when it was not.
     private var pastCap: RESTTakeover?
+    /// The last REST page's mark (`Page.cachedCopy`), for the empty page made past it (`pastREST`).
+    private var lastRESTCopy: UnconfirmedCopy?
 
     /// One run's reading of `repository`'s stargazers, `plan` as the run pages.
     package init(of repository: RepositoryName, plan: PagingPlan, viaGraphQL: Bool, github: GitHubRepository) {
@@ -116,6 +118,7 @@ package final class StargazerReading: PageSource, @unchecked Sendable {
             Record(id: Int64(JSONText.text(at: ["user", "id"], in: record.raw.bytes)), raw: record.raw)
         }
         let served = lock.withLock {
+            lastRESTCopy = page.cachedCopy
             restIDs.formUnion(records.compactMap(\.id))
             restRows += records.count
             return restRows
@@ -135,7 +138,12 @@ package final class StargazerReading: PageSource, @unchecked Sendable {
     /// is recorded; else an empty last page.
     private func pastREST() async throws(DomainError) -> Page<Record> {
         let read = lock.withLock { restIDs.count }
-        guard try await counted() > read else { return Page(items: [], next: nil) }
+        guard try await counted() > read else {
+            // Made here, not GitHub's: as old as the REST page before it (helper-314's false alarm).
+            var end = Page<Record>(items: [], next: nil)
+            end.cachedCopy = lock.withLock { lastRESTCopy }
+            return end
+        }
         lock.withLock { pastCap = .stopped(reach: reach, perPage: perPage) }
         return try await graphQL(after: nil, first: false)
     }

@@ -155,6 +155,9 @@ struct TokenExpiryTests {
         ("2021-02-31 18:28:46 UTC", nil), ("2021-10-22 18:28:60 UTC", nil), ("2021:10:22-18-28-46 UTC", nil),
         ("2021-+1-22 18:28:46 UTC", nil), ("2021-1-022 18:28:46 UTC", nil), ("-021-10-22 18:28:46 UTC", nil),
         ("0000-10-22 18:28:46 UTC", nil), ("2024-02-29 00:00:00 UTC", 1_709_164_800.0),
+        // With the zone's offset, as google/go-github#2650 and #3708 show it.
+        ("2025-09-05 17:55:53 +0500", 1_757_076_953.0), ("2021-10-22 18:28:46 -0330", 1_634_939_926.0),
+        ("2021-10-22 18:28:46 +2400", nil), ("2021-10-22 18:28:46 0500", nil), ("2021-10-22 18:28:46 +05:0", nil),
     ])
     func theExpiryDateIsReadStrictly(text: String, seconds: Double?) {
         #expect(TokenExpiry.date(text) == seconds.map(Date.init(timeIntervalSince1970:)))

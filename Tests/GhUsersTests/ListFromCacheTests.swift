@@ -191,18 +191,23 @@ struct ListFromCacheTests {
     }
 
     /// `star-history`'s totals count back from the star count: a history page the cache gave for want of the
-    /// network beside a count GitHub gave now would make them up, so nothing is worked out (exit 1); `--offline`
-    /// gives the history as the cache holds it. Before: exit 0 with the copy's totals.
+    /// network beside a count GitHub gave now would make them up, so nothing is worked out (exit 1). Answers all
+    /// from the cache, the network down or under `--offline`, are the history as the cache holds it (helper-317:
+    /// the network down was refused, `--offline` taken). Before: exit 0 with the copy's totals.
     @Test func aStarHistoryWithACopiedAnswerIsNotWorkedOut() async throws {
         let folder = try Folder()
         defer { folder.remove() }
         let count = "/repos/octocat/Hello-World/stargazers/count"
         let history = "/repos/octocat/Hello-World/stargazers/history?per_page=30"
-        func github(lost: Bool) -> StubTransport {
+        func github(lost: Bool, countLost: Bool = false) -> StubTransport {
             let github = StubTransport()
-            github.answer(
-                "GET " + count, headers: [("ETag", #"W/"c""#)],
-                json: String(decoding: Bodies.named("activity-get-stargazer-count-for-repo"), as: UTF8.self))
+            if countLost {
+                github.fail(StubTransport.apiRoot + count, with: .connectionLost)
+            } else {
+                github.answer(
+                    "GET " + count, headers: [("ETag", #"W/"c""#)],
+                    json: String(decoding: Bodies.named("activity-get-stargazer-count-for-repo"), as: UTF8.self))
+            }
             if lost {
                 github.fail(StubTransport.apiRoot + history, with: .connectionLost)
             } else {
@@ -228,8 +233,53 @@ struct ListFromCacheTests {
         #expect(out.isEmpty)
         #expect(err.contains("gh-users: GET \(history) was answered from the cache copy of "), "\(err)")
         #expect(err.contains("so the history was not worked out"), "\(err)")
+        #expect(err.contains(", and other answers by GitHub now, so the history was not worked out"), "\(err)")
         let offline = await run(StubTransport(), ["--offline"])
         #expect(offline.0 == 0, "\(offline.2)")
         #expect(offline.1 == first.1)
+        let down = await run(github(lost: true, countLost: true))
+        #expect(down.0 == 0, "\(down.2)")
+        #expect(down.1 == first.1)
+    }
+
+    /// An empty page GitHub gives now after a copied one says the list ends there now: the copy before it may
+    /// hold someone who left and miss someone who came (helper-317: taken for neither age, exit 0).
+    @Test func anEmptyLivePageAfterACopiedOneIsTwoAges() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        _ = await run(github([[1, 2], [3]]), cache: folder("cache"))
+        let (status, out, err) = await run(github([[4, 3], []], lost: [1]), cache: folder("cache"))
+        #expect(status == 1, "\(err)")
+        #expect(logins(out) == ["user1", "user2"])
+        #expect(err.contains("gh-users: GET \(Self.list) was answered from the cache copy of "), "\(err)")
+    }
+
+    /// A list that fails after pages of two ages does not claim its first N: it says why they may not be.
+    @Test func aListThatFailsAfterTwoAgesSaysNoFirstN() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let third = Self.list + "&page=3"
+        func github(_ lostSecond: Bool) -> StubTransport {
+            let github = StubTransport()
+            github.answer(
+                "GET " + Self.list, headers: [("ETag", #"W/"1""#), StubTransport.link(next: Self.second)],
+                json: accounts([1, 2]))
+            if lostSecond {
+                github.fail(StubTransport.apiRoot + Self.second, with: .connectionLost)
+                github.answer("GET " + third, status: 500, json: #"{"message":"Server Error"}"#)
+            } else {
+                github.answer(
+                    "GET " + Self.second, headers: [("ETag", #"W/"2""#), StubTransport.link(next: third)],
+                    json: accounts([3, 4]))
+                github.answer("GET " + third, headers: [("ETag", #"W/"3""#)], json: accounts([5]))
+            }
+            return github
+        }
+        _ = await run(github(false), cache: folder("cache"))
+        let (status, out, err) = await run(github(true), cache: folder("cache"))
+        #expect(status == 1, "\(err)")
+        #expect(logins(out) == ["user1", "user2", "user3", "user4"])
+        #expect(!err.contains("holds the first"), "\(err)")
+        #expect(err.contains("followers that came or went in between may be missing, or listed"), "\(err)")
     }
 }

@@ -334,14 +334,17 @@ struct PageSourceViewModelTests {
         #expect(source.requests.allSatisfy { !$0.listened })
     }
 
-    /// A page the cache answered beside one GitHub gave now is a list of two ages; an empty page, such as the one
-    /// a list's pieces end with (Data's stargazers at REST's reach), counts for neither (helper-314's false alarm:
-    /// a list wholly from the cache said other pages came from GitHub now).
-    @Test func aCopiedPageBesideALiveOneIsSaidAndAnEmptyOneCountsForNeither() async throws {
+    /// A page the cache answered beside one GitHub gave now is a list of two ages, an empty one too: it says
+    /// where the list ends now (helper-317: taken for neither age, it hid the copies before it). An empty page a
+    /// source makes itself carries the mark of the page before it (Data's stargazers at REST's reach), and so
+    /// is no live page (helper-314's false alarm).
+    @Test func aCopiedPageBesideALiveOneIsSaidAnEmptyOneToo() async throws {
         var copied = page([1, 2], next: "p2")
         let copy = UnconfirmedCopy(endpoint: "GET /p1", confirmedAt: Date(timeIntervalSince1970: 0), offline: false)
         copied.cachedCopy = copy
-        for (second, twoAges) in [(page([3], next: nil), true), (page([], next: nil), false)] {
+        var made = page([], next: nil)
+        made.cachedCopy = copy
+        for (second, twoAges) in [(page([3], next: nil), true), (page([], next: nil), true), (made, false)] {
             let model = PagedListViewModel(limit: .all, pages: InMemoryPages([nil: copied, "p2": second]))
             while !model.isExhausted { _ = try await model.loadNextPage() }
             #expect(model.pageOfAnotherAge == (twoAges ? copy : nil))

@@ -277,11 +277,11 @@ struct ListStream<Item: ListedItem> {
         switch end.how {
         case .stopped(let outcome): return outcome
         case .failed(let error, let vanished):
-            // A list that stopped after pages of two ages holds no first N of anything.
+            // A list that stopped after pages of two ages holds no first N of anything: it says why instead.
             let ages = end.pageOfAnotherAge.map { ["gh-users: " + $0.twoAges(noun)] } ?? []
             return fail(
                 error, output: &output, vanished: vanished,
-                notes: end.loaderNotes + (stoppedNote.map { [$0] } ?? []) + ages)
+                notes: end.loaderNotes + (stoppedNote.map { [$0] } ?? []) + ages, firstOnly: ages.isEmpty)
         case .completed(let vanished):
             let io = command.io
             do {
@@ -315,15 +315,15 @@ struct ListStream<Item: ListedItem> {
     }
 
     /// Closes the output as a valid document, says what went wrong and where to go on from.
-    private func fail(_ error: DomainError, output: inout ListOutput<Item>, vanished: Int, notes: [String])
-        -> CommandOutcome
-    {
+    private func fail(
+        _ error: DomainError, output: inout ListOutput<Item>, vanished: Int, notes: [String], firstOnly: Bool
+    ) -> CommandOutcome {
         let io = command.io
         try? io.out.write(output.writer.finish(completed: false, begun: output.pageCame))
         var message = command.presenter.present(error).message
         if let resume, let id = output.lastWritten?.listedID ?? resume.resumedAfter {
             message += resume.hint(afterID: id, written: output.written, stoppedBy: error) + "\n"
-        } else if output.written > 0 {
+        } else if output.written > 0, firstOnly {
             // Exit 1 alone did not tell a person that what came is part of the list.
             message +=
                 "The output holds the first \(Counted.text(output.written, plural: noun)) only: the list is "

@@ -180,10 +180,10 @@ final class PagedListViewModel<Item: ListedItem> {
             let pageIsEmpty = fresh.isEmpty
             closingNotes = page.closingNotes
             requests += 1
-            // A page with no one on it misses no one: an empty one made here (where a list's pieces end) is no
-            // page GitHub gave now.
+            // An empty page GitHub gave now says where the list ends now (helper-317: ignored, it hid the copies
+            // before it); one a source makes itself carries the mark of the page before it.
             copiedPage = copiedPage ?? page.cachedCopy
-            livePage = livePage || page.cachedCopy == nil && !pageIsEmpty
+            livePage = livePage || page.cachedCopy == nil
             largestPageBytes = max(largestPageBytes, page.bodyBytes)
             totalCount = page.totalCount ?? totalCount
             answeredPath = page.answeredPath ?? answeredPath

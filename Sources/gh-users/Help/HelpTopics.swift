@@ -51,9 +51,9 @@ enum HelpTopics {
         rows: [
             (
                 "0",
-                "success, including an empty result, an answer from the cache when the network could not be "
-                    + "reached (with a warning that dates it; 1 for a list paged by page number whose other pages "
-                    + "came from GitHub now), --help and --version"
+                "success, including an empty result, --help and --version, and an answer from the cache when the "
+                    + "network could not be reached (with a warning that dates it; 1 where it joins answers GitHub "
+                    + "gave now: a list paged by page number, star-history's totals; and 1 for --changes)"
             ),
             (
                 "1",

@@ -53,7 +53,11 @@ struct CommandErrorTests {
     /// A token with an expiry date has it in every answer (`github-authentication-token-expiration`, as in
     /// github3.py's 2021 cassette): a 401 after it, by GitHub's clock, names it; a 401 before it is a token
     /// revoked, which the message does not call expired (helper-315: both said "may be expired or revoked").
-    @Test(arguments: [("Sat, 23 Oct 2021 09:00:00 GMT", true), ("Fri, 22 Oct 2021 09:00:00 GMT", false)])
+    /// A header that gives the answer's own time (google/go-github#3708 saw one) is no expiry: a minute must pass.
+    @Test(arguments: [
+        ("Sat, 23 Oct 2021 09:00:00 GMT", true), ("Fri, 22 Oct 2021 09:00:00 GMT", false),
+        ("Fri, 22 Oct 2021 18:28:46 GMT", false), ("Fri, 22 Oct 2021 18:29:46 GMT", true),
+    ])
     func aTokenPastItsExpiryDateIsSaidToHaveExpired(date: String, expired: Bool) async {
         var harness = CommandHarness()
         harness.environment["GH_TOKEN"] = CommandRequestTests.token

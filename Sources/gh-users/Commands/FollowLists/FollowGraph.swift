@@ -238,7 +238,7 @@ final class FollowGraphState: @unchecked Sendable {
     func noteAge(of page: Page<User>) {
         lock.withLock {
             cachedCopy = cachedCopy ?? page.cachedCopy
-            livePage = livePage || page.cachedCopy == nil && !page.items.isEmpty
+            livePage = livePage || page.cachedCopy == nil
         }
     }
 

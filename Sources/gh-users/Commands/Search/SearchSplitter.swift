@@ -56,6 +56,8 @@ final class SplitUserSearch: PageSource, @unchecked Sendable {
         )?
     /// Markers handed out while a piece is read again, so that no two are alike.
     private var rereadPages = 0
+    /// The last page's mark (`Page.cachedCopy`), for the empty page made when the pieces end.
+    private var lastCopy: UnconfirmedCopy?
     /// A note for each piece still short of its count when read again.
     private var shortNotes: [String] = []
 
@@ -81,7 +83,11 @@ final class SplitUserSearch: PageSource, @unchecked Sendable {
         }
         while true {
             if let page = try await readAgain() { return page }
-            guard let range = withLock({ planner.next() }) else { return Page(items: [], next: nil) }
+            guard let range = withLock({ planner.next() }) else {
+                var end = Page<User>(items: [], next: nil)
+                end.cachedCopy = withLock { lastCopy }
+                return end
+            }
             try checkCap()
             let pieceQuery = try pieceQuery(range)
             let list = GitHubEndpoints.searchUsers(pieceQuery)
@@ -223,6 +229,7 @@ final class SplitUserSearch: PageSource, @unchecked Sendable {
         }
         var handed = Page(items: page.items, next: next, incompleteResults: page.incompleteResults)
         handed.cachedCopy = page.cachedCopy
+        lastCopy = page.cachedCopy
         return handed
     }
 
