@@ -33,6 +33,7 @@ struct TokenAndAPIURLTests {
         ("GH_TOKEN", "ghp_first\u{200B}second", "holds a character outside ASCII"),
         ("GH_TOKEN", "\u{FEFF}ghp_firstsecond", "holds a character outside ASCII"),
         ("GH_TOKEN", "GH_TOKEN=ghp_firstsecond", "holds a variable's assignment (NAME=…)"),
+        ("GH_TOKEN", "GITHUB_TOKEN=", "holds a variable's assignment (NAME=…)"),
     ])
     func aTokenThatCannotBeAHeaderIsRefusedNamingTheVariable(name: String, value: LoggedText, problem: String) throws {
         let error = try #require(
@@ -45,9 +46,10 @@ struct TokenAndAPIURLTests {
     }
 
     /// A token a server of one's own takes may end in base64's padding: no assignment, and taken as it is.
-    @Test func aTokenEndingInPaddingIsTaken() throws {
-        let settings = try ConnectionSettings.resolve(apiURL: nil, environment: ["GH_TOKEN": "dG9rZW4=="])
-        #expect(settings.token == "dG9rZW4==")
+    @Test(arguments: ["dG9rZW4==", "dG9rZW4="])
+    func aTokenEndingInPaddingIsTaken(token: String) throws {
+        let settings = try ConnectionSettings.resolve(apiURL: nil, environment: ["GH_TOKEN": token])
+        #expect(settings.token == token)
     }
 
     /// github.com's own hosts take github.com's tokens alone, however they are written: `https://api.github.com.`

@@ -344,10 +344,13 @@ struct ConnectionSettings: Sendable, Equatable {
         }
         // No GitHub token holds "=": `GH_TOKEN=ghp_…`, a line copied from a .env file, was sent whole and refused
         // (exit 4, helper-315). The name is not said: nothing of the line is.
-        // A base64 text's padding ("dG9r==") is no assignment.
+        // A base64 text's padding ("dG9r==", "dG9rZW4=") is no assignment; an empty one of a variable named for a
+        // token (`GH_TOKEN=`, helper-318) is.
         if let equals = token.firstIndex(of: "="), equals != token.startIndex,
-            token[..<equals].allSatisfy({ $0 == "_" || $0.isLetter || $0.isNumber }),
-            let value = token[token.index(after: equals)...].first, value != "="
+            case let name = token[..<equals], name.allSatisfy({ $0 == "_" || $0.isLetter || $0.isNumber }),
+            case let value = token[token.index(after: equals)...],
+            value.first.map({ $0 != "=" })
+                ?? (name.contains("TOKEN") && name.allSatisfy { $0 == "_" || $0.isUppercase || $0.isNumber })
         {
             return "holds a variable's assignment (NAME=…); it should hold the token alone"
         }
