@@ -215,7 +215,7 @@ extension ConditionalFetcher {
             return
         }
         let fields = header.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
-        guard fields.first == "partial-results", withheldSaid.claim() else { return }
+        guard fields.first == "partial-results", withheldSaid.setOnce() else { return }
         var seen = Set<String>()
         let ids =
             (fields.first { $0.hasPrefix("organizations=") }?.dropFirst("organizations=".count)
@@ -231,19 +231,6 @@ extension ConditionalFetcher {
             "GitHub left out what \(named) hold\(ids.count == 1 ? "s" : ""): they use SAML single sign-on, which "
                 + "this token is not authorized for; authorize it for them (GitHub settings, Personal access tokens, "
                 + "Configure SSO) to see it all")
-    }
-}
-
-/// True once, for the first caller: a thing a run says once, whichever of its requests meets it first.
-final class OnceFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var claimed = false
-
-    func claim() -> Bool {
-        lock.withLock {
-            defer { claimed = true }
-            return !claimed
-        }
     }
 }
 

@@ -75,6 +75,24 @@ package protocol CopyMarked {
 
 extension Page: CopyMarked {}
 
+/// The ages of the answers a run joined: the first the cache answered (`Page.cachedCopy`), and whether GitHub gave
+/// one now. Both at once (`twoAges`) is a list or a sum of answers that may not meet.
+package struct AnswerAges: Sendable {
+    private var copy: UnconfirmedCopy?
+    private var live = false
+
+    package init() {}
+
+    /// The first copy, where another answer came from GitHub now; nil while the answers are of one age.
+    package var twoAges: UnconfirmedCopy? { live ? copy : nil }
+
+    /// Notes an answer: `copy` where the cache gave it, nil where GitHub did.
+    package mutating func note(_ copy: UnconfirmedCopy?) {
+        self.copy = self.copy ?? copy
+        live = live || copy == nil
+    }
+}
+
 /// An answer taken from the cache without the network confirming it: under `--offline`, or because the network
 /// could not be reached. A run that records what GitHub says now (`--changes`) must not record it.
 package struct UnconfirmedCopy: Sendable, Equatable {

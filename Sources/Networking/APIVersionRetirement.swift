@@ -33,14 +33,16 @@ package enum APIVersionRetirement {
 }
 
 /// A flag that is set once: `setOnce()` answers true to the first caller only, whichever thread it is on.
-final class OnceFlag: @unchecked Sendable {
+package final class OnceFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var value = false
 
-    var isSet: Bool { lock.withLock { value } }
+    package init() {}
+
+    package var isSet: Bool { lock.withLock { value } }
 
     @discardableResult
-    func setOnce() -> Bool {
+    package func setOnce() -> Bool {
         lock.withLock {
             defer { value = true }
             return !value

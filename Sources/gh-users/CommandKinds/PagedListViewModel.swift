@@ -42,13 +42,11 @@ final class PagedListViewModel<Item: ListedItem> {
     /// The list that answered a page in place of the one asked for (GitHub's redirect, `Page.answeredPath`), once
     /// one did: `members` says it listed the public members.
     private(set) var answeredPath: String?
-    /// The first page the cache answered (`Page.cachedCopy`).
-    private var copiedPage: UnconfirmedCopy?
-    /// Whether GitHub gave a page now.
-    private var livePage = false
+    /// The ages of the pages read (`Page.cachedCopy`).
+    private var ages = AnswerAges()
     /// The first page the cache answered, in a list of which GitHub gave other pages now: the two ages may not
     /// meet, and people who came or went in between may be missing.
-    var pageOfAnotherAge: UnconfirmedCopy? { livePage ? copiedPage : nil }
+    var pageOfAnotherAge: UnconfirmedCopy? { ages.twoAges }
     /// The latest page's `total_count`, for searches.
     private(set) var totalCount: Int?
     private(set) var incompleteResults = false
@@ -182,8 +180,7 @@ final class PagedListViewModel<Item: ListedItem> {
             requests += 1
             // An empty page GitHub gave now says where the list ends now (helper-317: ignored, it hid the copies
             // before it); one a source makes itself carries the mark of the page before it.
-            copiedPage = copiedPage ?? page.cachedCopy
-            livePage = livePage || page.cachedCopy == nil
+            ages.note(page.cachedCopy)
             largestPageBytes = max(largestPageBytes, page.bodyBytes)
             totalCount = page.totalCount ?? totalCount
             answeredPath = page.answeredPath ?? answeredPath

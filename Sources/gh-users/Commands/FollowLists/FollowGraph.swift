@@ -230,16 +230,12 @@ final class FollowGraphState: @unchecked Sendable {
     private var outputRead = 0
     /// How many accounts each list brought.
     private var listedCounts: [UserRelation: Int] = [:]
-    /// The first page of either list that the cache answered, and whether GitHub gave one now.
-    private var cachedCopy: UnconfirmedCopy?
-    private var livePage = false
+    /// The ages of the pages of either list.
+    private var ages = AnswerAges()
 
     /// Notes whether the cache answered `page`, of either list.
     func noteAge(of page: Page<User>) {
-        lock.withLock {
-            cachedCopy = cachedCopy ?? page.cachedCopy
-            livePage = livePage || page.cachedCopy == nil
-        }
+        lock.withLock { ages.note(page.cachedCopy) }
     }
 
     /// A set worked out from pages of two ages, some the cache answered for want of the network and some GitHub
@@ -248,7 +244,7 @@ final class FollowGraphState: @unchecked Sendable {
     /// whose first page and other list came from the cache, and its next pages live, was written whole). Pages
     /// all from the cache are the lists as GitHub last gave them, which the copies' warnings date.
     func refuseTwoAges() throws(DomainError) {
-        guard let copy = lock.withLock({ livePage ? cachedCopy : nil }) else { return }
+        guard let copy = lock.withLock({ ages.twoAges }) else { return }
         throw .refused(
             copy.said + ", and other pages by GitHub now: a set worked out from lists of two ages may hold people it "
                 + "should not, so it stopped before them. Run it again once GitHub can be reached.")

@@ -106,7 +106,8 @@ enum StarHistoryCommand {
                 to: error, of: repository, asked: "GET /repos/{owner}/{repo}/stargazers/count")
         }
         // The run's first answer: a copy taken so far is the count's.
-        var ages = (copied: github.unconfirmedCopy, live: github.unconfirmedCopy == nil)
+        var ages = AnswerAges()
+        ages.note(github.unconfirmedCopy)
         let list = GitHubEndpoints.starHistory(of: options.repository)
         var page: Page<StarWeek>
         do {
@@ -116,7 +117,7 @@ enum StarHistoryCommand {
                 to: error, of: repository, asked: "GET /repos/{owner}/{repo}/stargazers/history")
         }
         var weeks = page.items
-        ages = (ages.copied ?? page.cachedCopy, ages.live || page.cachedCopy == nil)
+        ages.note(page.cachedCopy)
         let pages = (Endpoint.starHistory.itemCap ?? weeksAPage) / weeksAPage
         // Newest first: paged until a week at or before the span's first day, or the end. A link back to a page
         // read is refused, as a list's is; an empty page that links on is followed; and a history that ends at
@@ -134,14 +135,14 @@ enum StarHistoryCommand {
             guard visited.insert(next.url) else { throw PagedListViewModel<User>.linkCycle(next: next) }
             page = try await github.page(list, at: next)
             read += 1
-            ages = (ages.copied ?? page.cachedCopy, ages.live || page.cachedCopy == nil)
+            ages.note(page.cachedCopy)
             weeks += page.items
             if let first = page.items.map(\.start).min() { oldest = min(oldest ?? first, first) }
         }
         // Totals count back from the count: answers of two ages (one the cache gave while the network was down,
         // beside others GitHub gave now) would make them up. Answers all from the cache are the history as GitHub
         // last gave it, as under --offline (helper-317: the same copies were refused, and taken under --offline).
-        if let copy = ages.copied, ages.live {
+        if let copy = ages.twoAges {
             throw .refused(
                 copy.said + ", and other answers by GitHub now, so the history was not worked out: its totals count "
                     + "back from the star count, and answers of two ages would make them up. Run it again once GitHub "
