@@ -136,6 +136,35 @@ struct ShowCommandTests {
         #expect(run.err.contains("no user 'nosuch-zz' (HTTP 404)"), "\(run.err)")
     }
 
+    /// So does GitHub's 500, and a 403 for one organization's single sign-on (helper-317: each was said without
+    /// the account it was for). The 500 met twice is said once, naming both; a malformed answer names its path.
+    @Test func aServerErrorOrAForbiddenNamesTheAccountsItWasFor() async {
+        let harness = CommandHarness()
+        harness.expect("GET /users/octocat", body: "users-get-by-username")
+        harness.expect("GET /users/down1", status: 500, body: "error-500")
+        harness.expect("GET /users/down2", status: 500, body: "error-500")
+        harness.expect(
+            "GET /users/mona", status: 403, headers: [("X-GitHub-SSO", "required; url=https://github.com/orgs/o/sso")],
+            body: "error-403-forbidden")
+        let run = await harness.run(
+            ["show", "down1", "octocat", "mona", "down2", "--format", "tsv", "--fields", "login", "--retries", "0"])
+        #expect(run.status == 1)
+        #expect(run.out == "octocat\n")
+        let lines = run.err.split(separator: "\n")
+        let serverLines = lines.filter { $0.hasPrefix("gh-users: GitHub answered HTTP 500") }
+        #expect(serverLines.count == 1, "\(run.err)")
+        #expect(serverLines.first?.hasSuffix(" (looking up 'down1', 'down2')") == true, "\(run.err)")
+        let refused = lines.filter { $0.hasPrefix("gh-users: authentication failed (HTTP 403") }
+        #expect(refused.count == 1 && refused.first?.hasSuffix(") (looking up 'mona')") == true, "\(run.err)")
+        // Alone, a failure needs no name: it is the account asked for.
+        let alone = CommandHarness()
+        alone.expect("GET /users/down1", status: 500, body: "error-500")
+        let one = await alone.run(["show", "down1", "--retries", "0"])
+        #expect(one.status == 1)
+        #expect(one.err.hasPrefix("gh-users: GitHub answered HTTP 500"), "\(one.err)")
+        #expect(!one.err.contains("looking up"), "\(one.err)")
+    }
+
     @Test func everyFieldAPathThatGoesWrongIsExitOne() async {
         let harness = CommandHarness()
         harness.expect("GET /users/octocat", body: "users-get-by-username")

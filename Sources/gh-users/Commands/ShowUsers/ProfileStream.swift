@@ -85,7 +85,7 @@ struct ProfileStream {
             let closing = context.render.format == .json && !asArray ? [] : writer.finish(completed: true)
             _ = write(rest + closing)
         }
-        ResourceReport.say(taken > 1 ? namingAccounts() : failures, to: context)
+        sayFailures()
         switch stopped {
         case .failed?:
             return stopped ?? .success
@@ -99,26 +99,39 @@ struct ProfileStream {
         }
     }
 
-    /// The failures to say, where a network failure, which names no account, names those it met: said once for
-    /// all alike, with up to five of their names (a review's two hung logins gave two identical lines that named
-    /// neither). The rest name their account themselves ("no user 'nf1'").
-    private func namingAccounts() -> [DomainError] {
+    /// Each failure on stderr. With more than one account asked, a failure whose words name no account (a
+    /// network failure, a 500, a 403 for one organization's single sign-on) is said once for all alike, naming
+    /// up to five of the accounts it met (a review's two hung logins gave two identical lines that named neither;
+    /// helper-317's 403 and 500 named none). "no user 'nf1'" and a malformed answer's path name their own, and
+    /// what stopped the lookups is summed up by `ShowUsersCommand` instead.
+    private func sayFailures() {
+        guard taken > 1 else { return ResourceReport.say(failures, to: context) }
+        let presenter = context.presenter.heldAtNow()
+        var order: [(presentation: ErrorPresenter.Presentation, names: Bool)] = []
         var accounts: [String: [String]] = [:]
         for (error, account) in failed {
-            if case .network(let detail, _, _) = error { accounts[detail, default: []].append(account) }
+            let presentation = presenter.present(error)
+            let key = presentation.withoutRequestID
+            if accounts[key] == nil { order.append((presentation, !Self.namesItsAccount(error))) }
+            accounts[key, default: []].append(account)
         }
-        var said: Set<String> = []
-        return failed.compactMap { error, _ in
-            guard case .network(let detail, let advice, let requestID) = error else { return error }
-            guard said.insert(detail).inserted else { return nil }
-            let names = accounts[detail] ?? []
-            let shown =
-                names.prefix(5).map { "'\($0)'" }.joined(separator: ", ")
-                + (names.count > 5 ? " and \(names.count - 5) more" : "")
-            // After the first line: Data may add one that says what to check.
-            var lines = detail.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-            lines[0] += " (looking up \(shown))"
-            return .network(lines.joined(separator: "\n"), advice: advice, requestID: requestID)
+        for (presentation, names) in order {
+            var message = presentation.message
+            if names, let end = message.firstIndex(of: "\n") {
+                let met = accounts[presentation.withoutRequestID] ?? []
+                let shown =
+                    met.prefix(5).map { "'\(TerminalSanitizer.sanitize($0))'" }.joined(separator: ", ")
+                    + (met.count > 5 ? " and \(met.count - 5) more" : "")
+                message.insert(contentsOf: " (looking up \(shown))", at: end)
+            }
+            context.io.writeErr(message)
+        }
+    }
+
+    private static func namesItsAccount(_ error: DomainError) -> Bool {
+        switch error {
+        case .notFound, .malformedResponse, .notCached, .invalidInput, .cancelled: return true
+        default: return Result<User, DomainError>.failure(error).stopsLookups != nil
         }
     }
 
