@@ -62,6 +62,13 @@ struct RateLimitHintTests {
         #expect(core.contains("Add --wait-on-rate-limit --max-wait 31 to wait for the reset"), "\(core)")
     }
 
+    /// A `--max-wait` with a fraction is echoed as given: "(2s)" for 1.5 named a wait it did not allow (helper-313).
+    @Test func aFractionOfASecondIsEchoedAsGiven() {
+        let shown = present(
+            .rateLimited(resetAt: now.addingTimeInterval(30), message: message), wait: true, maxWait: 1.5)
+        #expect(shown.contains("That is longer than --max-wait allows (1.5s): run again then"), "\(shown)")
+    }
+
     @Test func neverAsksForWaitOnRateLimitWhenItWasGiven() {
         let shown = present(.rateLimited(resetAt: nil, message: message), wait: true, maxWait: 5)
         #expect(!shown.contains("Add --wait-on-rate-limit"))

@@ -167,6 +167,16 @@ struct ShowRendererTests {
         #expect(lines[2].hasPrefix("Yamada-Taro  山田"), "\(table)")
     }
 
+    /// Twelve 30-day months are 360 days: from 360 to 364 days it said "12 months ago" (helper-313).
+    @Test func aYearLessFiveDaysIsAYearNotTwelveMonths() {
+        let now = Date(timeIntervalSince1970: 1_800_000_000)
+        let day = 86_400.0
+        #expect(RelativeTime.describe(now.addingTimeInterval(-359 * day), now: now) == "11 months ago")
+        #expect(RelativeTime.describe(now.addingTimeInterval(-362 * day), now: now) == "1 year ago")
+        #expect(RelativeTime.describe(now.addingTimeInterval(362 * day), now: now) == "in 1 year")
+        #expect(RelativeTime.describe(now.addingTimeInterval(-731 * day), now: now) == "2 years ago")
+    }
+
     @Test func profileOnATerminalIsSanitisedRelativeAndFitsTheWidth() {
         var profile = user(
             1, "octocat", name: "Mona \u{1B}]8;;https://evil\u{07}Lisa", bio: String(repeating: "長い", count: 50))

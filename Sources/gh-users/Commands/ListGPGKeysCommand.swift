@@ -65,7 +65,8 @@ struct ListGPGKeysCommand: AccountRecordsCommand {
                 let bytes = key.raw.bytes
                 let value = (try? JSONText.objectMembers(bytes))?["expires_at"]
                 let never = value.map { bytes[$0].elementsEqual("null".utf8) } ?? false
-                return text.isEmpty ? (never ? "never" : "") : RelativeTime.cell(text, context: context)
+                return text.isEmpty
+                    ? (never ? "never" : "") : RelativeTime.cell(text, context: context, past: "expired")
             },
         ]
     }

@@ -288,7 +288,7 @@ struct ErrorPresenter: Sendable {
                 return "gh-users waited for its reset \(Counted.text(HTTPClient.maximumPrimaryLimitWaits, "time")) "
                     + "and it stayed spent: run again later."
             }
-            let allows = "That is longer than --max-wait allows (\(DurationText.describe(seconds: maxWait)))"
+            let allows = "That is longer than --max-wait allows (\(maxWaitText))"
             return tooLong
                 ? allows + ", and longer than any it may allow (a week at most): run again then."
                 : allows + ": run again then, or give --max-wait \(Int(needed)) or more."
@@ -318,8 +318,14 @@ struct ErrorPresenter: Sendable {
         guard needed <= CommonOptions.longestMaxWait else {
             return "That is longer than any --max-wait allows (a week at most): run again then."
         }
-        return "That is longer than --max-wait allows (\(DurationText.describe(seconds: maxWait))): run again then, "
+        return "That is longer than --max-wait allows (\(maxWaitText)): run again then, "
             + "or give --max-wait \(Int(needed)) or more."
+    }
+
+    /// `--max-wait` as given: a fraction of a second is not rounded up to a wait it did not allow ("1.5s", not
+    /// "2s", helper-313).
+    private var maxWaitText: String {
+        maxWait < 60 && maxWait != maxWait.rounded() ? "\(maxWait)s" : DurationText.describe(seconds: maxWait)
     }
 
     /// The numbers a token changes, for the bucket that is spent: search's are per minute. No token lifts a

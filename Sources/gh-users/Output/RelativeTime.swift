@@ -15,19 +15,23 @@ enum RelativeTime {
         case ..<hour: text = Counted.text(Int(span / minute), "minute")
         case ..<day: text = Counted.text(Int(span / hour), "hour")
         case ..<(30 * day): text = Counted.text(Int(span / day), "day")
-        case ..<(365 * day): text = Counted.text(Int(span / (30 * day)), "month")
-        default: text = Counted.text(Int(span / (365 * day)), "year")
+        // Twelve 30-day months are 360 days: from there it is a year (helper-313 saw "12 months ago").
+        case ..<(360 * day): text = Counted.text(Int(span / (30 * day)), "month")
+        default: text = Counted.text(max(1, Int(span / (365 * day))), "year")
         }
         return seconds < 0 ? "in " + text : text + " ago"
     }
 
     /// A timestamp GitHub sent as text: relative in a table on a terminal, and exactly as sent anywhere else
     /// (tsv and csv on a terminal too), since data formats never alter a field.
-    static func cell(_ text: String, context: RenderContext) -> String {
+    /// `past` goes before a time gone by ("expired" for a key's expiry, which read "10 years ago" alone).
+    static func cell(_ text: String, context: RenderContext, past: String? = nil) -> String {
         guard context.isTTY, context.format == .table, let date = try? Date(text, strategy: .iso8601) else {
             return text
         }
-        return describe(date, now: context.now)
+        let described = describe(date, now: context.now)
+        guard let past, date < context.now else { return described }
+        return past + " " + described
     }
 
     static func rfc3339(_ date: Date) -> String {

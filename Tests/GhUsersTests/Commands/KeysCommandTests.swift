@@ -149,6 +149,7 @@ struct KeysCommandTests {
         #expect(out.text == "1\t\n2\t\n3\tsk-ssh-ed25519@openssh.com\n", "\(out.text)")
     }
 
+    /// One already expired says so (helper-313: "10 years ago" alone read like the key's age).
     @Test func aGPGKeyThatExpiresLaterSaysWhen() async {
         let github = StubTransport()
         github.answer(
@@ -159,7 +160,8 @@ struct KeysCommandTests {
         #expect(await run(["gpg-keys", "octocat", "--color", "never"], env) == 0)
         let rows = out.text.split(separator: "\n").dropFirst()
         #expect(rows.first?.contains("in 2 years") == true, "\(out.text)")
-        #expect(rows.last?.contains("3 days ago") == true, "\(out.text)")
+        #expect(rows.last?.contains("expired 3 days ago") == true, "\(out.text)")
+        #expect(rows.first?.contains("expired") == false, "\(out.text)")
         #expect(!out.text.contains("future"))
     }
 
