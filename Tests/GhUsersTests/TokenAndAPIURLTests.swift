@@ -31,7 +31,7 @@ struct TokenAndAPIURLTests {
         ("GH_TOKEN", "ghp_first\tsecond", "holds a control character"),
         ("GH_TOKEN", "ghp_first second", "holds more than one word"),
         ("GH_TOKEN", "ghp_first\u{200B}second", "holds a character outside ASCII"),
-        ("GH_TOKEN", "\u{FEFF}ghp_firstsecond", "holds a character outside ASCII"),
+        ("GH_TOKEN", "\u{FEFF}\u{FEFF}ghp_firstsecond", "holds a character outside ASCII"),
         ("GH_TOKEN", "GH_TOKEN=ghp_firstsecond", "holds a variable's assignment (NAME=…)"),
         ("GH_TOKEN", "GITHUB_TOKEN=", "holds a variable's assignment (NAME=…)"),
     ])
@@ -43,6 +43,13 @@ struct TokenAndAPIURLTests {
         #expect(error.message.hasPrefix("\(name) \(problem)"))
         #expect(!error.message.contains("ghp_first"))
         #expect(!error.message.contains("second"))
+    }
+
+    /// A byte order mark before the token is removed from a variable as from a token file (helper-315: the file's
+    /// was taken, the variable's refused), and so are the spaces around it.
+    @Test func aVariablesByteOrderMarkIsRemovedAsAFilesIs() throws {
+        let settings = try ConnectionSettings.resolve(apiURL: nil, environment: ["GH_TOKEN": "\u{FEFF}ghp_ab \n"])
+        #expect(settings.token == "ghp_ab")
     }
 
     /// A token a server of one's own takes may end in base64's padding: no assignment, and taken as it is.

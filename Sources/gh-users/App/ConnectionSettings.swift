@@ -296,7 +296,7 @@ struct ConnectionSettings: Sendable, Equatable {
         environment: [String: String]
     ) throws(UsageError) -> (String?, String?) {
         if let tokenFileContents {
-            let token = tokenFileText(tokenFileContents)
+            let token = tokenText(tokenFileContents)
             guard !token.isEmpty else {
                 throw UsageError(message: "the token file is empty", command: nil)
             }
@@ -306,8 +306,9 @@ struct ConnectionSettings: Sendable, Equatable {
             return (token, "the token file (--token-file)")
         }
         for name in names {
-            guard let token = environment[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !token.isEmpty
-            else { continue }
+            // Read as a token file is: `export GH_TOKEN=$(cat token.txt)` carries the file's byte order mark, which
+            // the file itself had removed (helper-315: refused from the variable, taken from the file).
+            guard let token = environment[name].map(tokenText), !token.isEmpty else { continue }
             // The variable is named, never its value.
             if let problem = tokenProblem(token) {
                 throw UsageError.setting("\(name) \(problem)")
@@ -317,9 +318,9 @@ struct ConnectionSettings: Sendable, Equatable {
         return (nil, nil)
     }
 
-    /// A token file's text as a token: without a UTF-8 byte order mark (which editors on Windows add) and
-    /// without the whitespace and line break around it.
-    static func tokenFileText(_ contents: String) -> String {
+    /// A token file's or variable's text as a token: without a UTF-8 byte order mark (which editors on Windows
+    /// add) and without the whitespace and line break around it.
+    static func tokenText(_ contents: String) -> String {
         var scalars = Substring(contents).unicodeScalars
         if scalars.first == "\u{FEFF}" { scalars.removeFirst() }
         return String(scalars).trimmingCharacters(in: .whitespacesAndNewlines)

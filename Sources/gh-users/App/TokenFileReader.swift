@@ -104,7 +104,7 @@ enum TokenFileReader {
             throw TokenFileError(
                 message: "\(name) is larger than \(limitBytes / 1024) KiB; it should hold the token alone")
         }
-        let token = ConnectionSettings.tokenFileText(String(decoding: bytes, as: UTF8.self))
+        let token = ConnectionSettings.tokenText(String(decoding: bytes, as: UTF8.self))
         guard !token.isEmpty else {
             throw TokenFileError(message: "\(name) is empty")
         }

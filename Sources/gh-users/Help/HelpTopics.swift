@@ -123,7 +123,7 @@ enum HelpTopics {
             (
                 "GH_ENTERPRISE_TOKEN, GITHUB_ENTERPRISE_TOKEN",
                 "the token for a GitHub Enterprise host, which is never sent GH_TOKEN's (as gh reads them); a "
-                    + "server on this machine (--api-url http://127.0.0.1:PORT) takes either"
+                    + "server on this machine (--api-url http://127.0.0.1:PORT) takes either kind, these first"
             ),
             ("GH_USERS_API_URL", "the API root, as --api-url"),
             (
