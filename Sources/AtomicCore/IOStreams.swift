@@ -123,6 +123,8 @@ package struct IOStreams: Sendable {
     package var stderrWidth: Int
     /// Colour as the environment asks for it, before any `--color` flag.
     package let colorPolicy: ColorPolicy
+    /// What stderr's status line shows now, shared by every copy of these streams (`noteOnStatusLine`).
+    private let statusLine = StatusLineShown()
     /// Whether a person types on stdin.
     package var stdinIsTTY = false
     /// Whether a person can be asked a question: stdin is a terminal, or the process has one (`/dev/tty`) while
@@ -174,7 +176,17 @@ package struct IOStreams: Sendable {
     /// last column: a line that wraps is erased only in its last row, and a narrow pane filled with stale copies.
     /// An empty `text` erases the line.
     package func drawStatusLine(_ text: String) {
+        statusLine.set(text)
         writeErr("\r\u{1B}[2K" + DisplayWidth.truncate(text, toWidth: max(1, stderrWidth - 1)))
+    }
+
+    /// The status line drawn again with `note` after it ("Fetched 3 pages · 300 accounts · retrying (timed
+    /// out)"), until whatever drew it draws it next; nothing where no status line shows, as a data line may be
+    /// on the terminal's last row.
+    package func noteOnStatusLine(_ note: String) {
+        let shown = statusLine.text
+        guard !shown.isEmpty else { return }
+        writeErr("\r\u{1B}[2K" + DisplayWidth.truncate(shown + " · " + note, toWidth: max(1, stderrWidth - 1)))
     }
 
     /// The real process streams. `TERM=dumb` counts as no terminal, as in `gh`.
@@ -389,4 +401,14 @@ private func systemRead(_ descriptor: Int32, _ pointer: UnsafeMutableRawPointer,
     #else
         return Darwin.read(descriptor, pointer, count)
     #endif
+}
+
+/// The text of stderr's status line as last drawn, empty once erased.
+private final class StatusLineShown: @unchecked Sendable {
+    private let lock = NSLock()
+    private var shown = ""
+
+    var text: String { lock.withLock { shown } }
+
+    func set(_ text: String) { lock.withLock { shown = text } }
 }

@@ -28,6 +28,32 @@ struct WaitAnnouncerTests {
         return (WaitAnnouncer(io: io, times: .following { clock.now }, pause: { clock.pause($0) }), clock, err)
     }
 
+    /// A retry after a network failure or a 5xx notes itself on the progress line, which the next page redraws
+    /// (helper-311: the line stood still through the retries, which only --verbose said). With no status line
+    /// drawn, nothing is written: a profile may be on the terminal's last row.
+    @Test func aRetryNotesItselfOnTheProgressLineOnly() async throws {
+        let (announcer, clock, err) = announcer(tty: true)
+        try await announcer.sleep(.milliseconds(300), reason: .transport(.timedOut))
+        #expect(err.text.isEmpty, "\(err.text)")
+        let progress = ProgressLine(io: announcer.io, noun: "accounts")
+        progress.show("Fetched 2 pages · 60 accounts")
+        try await announcer.sleep(.milliseconds(300), reason: .status(502))
+        try await announcer.sleep(.milliseconds(300), reason: .transport(.timedOut))
+        #expect(
+            err.text.hasSuffix(
+                "\r\u{1B}[2KFetched 2 pages · 60 accounts · retrying (HTTP 502)"
+                    + "\r\u{1B}[2KFetched 2 pages · 60 accounts · retrying (\(TransportError.timedOut))"),
+            "\(err.text)")
+        #expect(clock.pauses == [.milliseconds(300), .milliseconds(300), .milliseconds(300)])
+        progress.clear()
+        try await announcer.sleep(.milliseconds(300), reason: .status(502))
+        #expect(err.text.hasSuffix("\r\u{1B}[2K"), "\(err.text)")
+        // Not on a pipe or a log file.
+        let (quiet, _, log) = self.announcer(tty: false)
+        try await quiet.sleep(.milliseconds(300), reason: .status(502))
+        #expect(log.text.isEmpty)
+    }
+
     @Test func aRateLimitWaitOnATerminalCountsDownAndErasesItself() async throws {
         let (announcer, clock, err) = announcer(tty: true)
         try await announcer.sleep(.seconds(3), reason: .secondaryRateLimit)

@@ -49,6 +49,9 @@ struct WaitAnnouncer: Sendable {
             try await pause(duration)
             return
         case .transport, .status, .queryTimedOut:
+            // On a terminal, the progress line says so until the next page redraws it: a request that hangs again
+            // held it still for up to two minutes, the retries said only under --verbose (helper-311).
+            if io.stderrIsTTY { io.noteOnStatusLine("retrying (\(TerminalSanitizer.sanitize(reason.description)))") }
             try await pause(duration)
             return
         }
