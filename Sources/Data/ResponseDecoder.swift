@@ -20,32 +20,6 @@ enum ResponseDecoder {
         throw .malformedResponse(endpoint: endpoint, detail: "the body is not valid JSON: expected '{' at its start")
     }
 
-    /// Every answer that opens as an object or an array, before it is read, whatever reads it: it must be JSON
-    /// throughout, for its bytes are written as they came, where a decoder reads only the fields it maps (a raw
-    /// control character in a field nothing decodes would reach `jq` as no JSON at all); and one nested deeper
-    /// than `JSONText.maximumDepth` is no object GitHub has, and indented it would print the square of its depth.
-    /// Another body (empty, an HTML page) is left to the reader, whose message says what it is, and so is any
-    /// flaw but the depth in an answer that is not `whole` (a GraphQL error status, which its reader maps).
-    static func refuseMalformed(_ body: some Collection<UInt8>, endpoint: String, whole: Bool = true)
-        throws(DomainError)
-    {
-        let first = firstByte(body)
-        guard first == UInt8(ascii: "{") || first == UInt8(ascii: "["),
-            let flaw = JSONText.flaw(in: body, deeperThan: JSONText.maximumDepth)
-        else { return }
-        switch flaw {
-        case .tooDeep:
-            throw .malformedResponse(
-                endpoint: endpoint,
-                detail: "the answer nests objects or arrays more than \(JSONText.maximumDepth) levels deep, "
-                    + "where GitHub's are a few levels deep")
-        case .notJSON(let offset, let reason):
-            guard whole else { return }
-            throw .malformedResponse(
-                endpoint: endpoint, detail: "the body is not valid JSON: \(reason) at byte \(offset)")
-        }
-    }
-
     /// A read's answer that is a web page, which GitHub's REST API never sends (its 404s are JSON too): the web
     /// server of an Enterprise host given as the API URL without `/api/v3`, or the sign-in page it redirected to.
     /// A write takes its 404 alone (its success says the change may be made); GraphQL takes neither, its readers

@@ -10,18 +10,41 @@ extension JSONText {
         case tooDeep
         /// Not JSON at byte `offset`, for `reason` ("a raw control character (U+000A) in a string").
         case notJSON(offset: Int, reason: String)
+        /// An object or an array holds more than the limit of members.
+        case tooWide
+        /// The document holds more than the limit of values, containers and scalars alike.
+        case tooManyValues
+    }
+
+    /// What an answer may hold (`flaw(in:deeperThan:within:)`): reading JSON costs about 80 bytes a value
+    /// whatever its size, so a value of two bytes (`{}`) is the costliest a byte.
+    package struct Bounds: Sendable {
+        /// Members of one object or array.
+        package var members: Int
+        /// Values in the whole document.
+        package var values: Int
+
+        package init(members: Int, values: Int) {
+            self.members = members
+            self.values = values
+        }
+
+        /// None: a file of one's own (a snapshot, a state) is as long as it is.
+        package static let none = Bounds(members: .max, values: .max)
     }
 
     /// The first flaw of `bytes`, or nil for a valid document nested at most `depth` levels (the outermost array
-    /// or object is level 1).
-    package static func flaw(in bytes: some Collection<UInt8>, deeperThan depth: Int = maximumDepth) -> Flaw? {
+    /// or object is level 1), and within `bounds`.
+    package static func flaw(
+        in bytes: some Collection<UInt8>, deeperThan depth: Int = maximumDepth, within bounds: Bounds = .none
+    ) -> Flaw? {
         let found = bytes.withContiguousStorageIfAvailable { buffer in
-            var validator = JSONValidator(bytes: buffer, maximumDepth: depth)
+            var validator = JSONValidator(bytes: buffer, maximumDepth: depth, bounds: bounds)
             return validator.firstFlaw()
         }
         if let found { return found }
         return Array(bytes).withUnsafeBufferPointer { buffer in
-            var validator = JSONValidator(bytes: buffer, maximumDepth: depth)
+            var validator = JSONValidator(bytes: buffer, maximumDepth: depth, bounds: bounds)
             return validator.firstFlaw()
         }
     }
@@ -55,11 +78,14 @@ private struct JSONValidator {
 
     let bytes: UnsafeBufferPointer<UInt8>
     let maximumDepth: Int
+    let bounds: JSONText.Bounds
     var index = 0
+    var values = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, bounds: JSONText.Bounds) {
         self.bytes = bytes
         self.maximumDepth = maximumDepth
+        self.bounds = bounds
     }
 
     mutating func firstFlaw() -> Flaw? {
@@ -90,6 +116,8 @@ private struct JSONValidator {
 
     private mutating func value(depth: Int) throws(Flaw) {
         guard let byte = current else { throw notJSON("expected a value") }
+        values += 1
+        guard values <= bounds.values else { throw .tooManyValues }
         switch byte {
         case UInt8(ascii: "{"), UInt8(ascii: "["):
             guard depth < maximumDepth else { throw .tooDeep }
@@ -112,7 +140,10 @@ private struct JSONValidator {
             index += 1
             return
         }
+        var members = 0
         while true {
+            members += 1
+            guard members <= bounds.members else { throw .tooWide }
             skipSpace()
             if isObject {
                 guard current == UInt8(ascii: "\"") else { throw notJSON("expected a key") }

@@ -82,4 +82,20 @@ struct JSONValidationTests {
         #expect(JSONText.flaw(in: Array("[[[[]]]]".utf8), deeperThan: 3) == .tooDeep)
         #expect(JSONText.flaw(in: Array(#"{"a":{"b":[{}]}}"#.utf8), deeperThan: 3) == .tooDeep)
     }
+
+    /// Bounds count an object's or a list's members, and every value of the document; none by default, as a
+    /// file of one's own is read.
+    @Test func boundsCountMembersAndValues() {
+        let bounds = JSONText.Bounds(members: 3, values: 8)
+        #expect(JSONText.flaw(in: Array("[{},{},{}]".utf8), within: bounds) == nil)
+        #expect(JSONText.flaw(in: Array("[{},{},{},{}]".utf8), within: bounds) == .tooWide)
+        #expect(JSONText.flaw(in: Array(#"{"a":1,"b":2,"c":3,"d":4}"#.utf8), within: bounds) == .tooWide)
+        // Seven values: the list, three lists and three numbers; one more is eight, two more nine.
+        #expect(JSONText.flaw(in: Array("[[1],[2],[3]]".utf8), within: bounds) == nil)
+        #expect(JSONText.flaw(in: Array("[[1],[2],[3,4]]".utf8), within: bounds) == nil)
+        #expect(JSONText.flaw(in: Array("[[1],[2,5],[3,4]]".utf8), within: bounds) == .tooManyValues)
+        #expect(
+            JSONText.flaw(in: Array(("[" + Array(repeating: "{}", count: 50_000).joined(separator: ",") + "]").utf8))
+                == nil)
+    }
 }

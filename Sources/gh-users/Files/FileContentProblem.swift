@@ -65,7 +65,8 @@ struct FileContentProblem: Error, Equatable {
         case .tooDeep?: return (FileContentProblem("nests deeper than \(JSONText.maximumDepth) levels"), nil)
         case .notJSON(let offset, let reason)?:
             notJSON = "is not JSON as RFC 8259 writes it (at byte \(offset + bytes.count - text.count): \(reason))"
-        case nil: break
+        // Unbounded here: a file of one's own is as long as it is.
+        case .tooWide?, .tooManyValues?, nil: break
         }
         let repeated = JSONText.repeatedKey(in: bytes).map {
             FileContentProblem("gives \"\(LocalFileError.held($0))\" twice")

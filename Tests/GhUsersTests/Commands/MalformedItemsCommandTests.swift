@@ -91,6 +91,39 @@ struct MalformedItemsCommandTests {
         #expect(single.err.contains("more than 64 levels deep"), "\(single.err)")
     }
 
+    /// A page of many small values is refused before it is read, as one nested too deep is: reading JSON costs
+    /// about 80 bytes a value, and 21 million `{}` under the body cap took 1.3 GB and crashed under a 1 GB
+    /// `ulimit -v` (helper-320). A list of 10,001 members, or a million values in lists of a thousand, is no
+    /// answer of GitHub's; 10,000 members still are read.
+    @Test func anAnswerOfTooManyValuesIsRefusedBeforeItIsRead() async {
+        let request = "GET /users/octocat/followers?per_page=30"
+        func members(_ count: Int) -> String {
+            "[" + Array(repeating: #"{"login":"a","id":1}"#, count: count).joined(separator: ",") + "]"
+        }
+        let wide = await run(["followers", "octocat", "--format", "tsv"], request: request, body: members(10_001))
+        #expect(wide.status == 1)
+        #expect(wide.out.isEmpty)
+        #expect(
+            wide.err
+                == "gh-users: malformed response from \(request): the answer holds a list or an object of more than "
+                + "10000 members, where GitHub's hold a hundred or so\n", "\(wide.err)")
+        let thousand = "[" + Array(repeating: "{}", count: 1_000).joined(separator: ",") + "]"
+        let many =
+            #"[{"login":"a","id":1,"x":["# + Array(repeating: thousand, count: 1_000).joined(separator: ",") + "]}]"
+        let deep = await run(["followers", "octocat", "--format", "tsv"], request: request, body: many)
+        #expect(deep.status == 1)
+        #expect(deep.err.contains("the answer holds more than 1000000 values"), "\(deep.err)")
+        // A GraphQL answer too (`access`: 15 MiB of `{}` in one took 353 MB, eight at once 951 MB).
+        let graphQL = CommandHarness.signedIn()
+        graphQL.http.register(
+            RequestMatcher("POST /graphql"), body: Data((#"{"data":{"junk":"# + members(10_001) + "}}").utf8))
+        let access = await graphQL.run(["access", "octo-org"])
+        #expect(access.status == 1)
+        #expect(access.err.contains("more than 10000 members, where GitHub's hold a hundred or so"), "\(access.err)")
+        let whole = await run(["followers", "octocat", "--format", "tsv"], request: request, body: members(10_000))
+        #expect(whole.status == 0, "\(whole.err)")
+    }
+
     /// gh-users writes GitHub's bytes as they came, and a decoder reads only the fields it maps: a raw control
     /// character, a bad escape, a lone surrogate or bytes that are not UTF-8 in `node_id` reached jq as no JSON
     /// at all, with exit 0 (a raw line break split an ndjson record in two), and csv wrote them altered.
