@@ -171,6 +171,25 @@ struct HostilePagingTests {
         #expect(server.requests == 2)
     }
 
+    /// A list of new accounts that never ends keeps their ids, to write none twice: it is stopped once it holds
+    /// the most one list may (helper-320: 36 million, 688 MB), after the page that reached it is written.
+    @Test func aListPastTheMostIdsOneListKeepsStops() async {
+        let server = ScriptedPages([
+            "": users([1, 2], next: "p2"), "p2": users([3, 4], next: "p3"), "p3": users([5, 6], next: "p4"),
+        ])
+        let model = PagedListViewModel<User>(
+            limit: .all, noting: { cursor throws(DomainError) in try await server.load(cursor) },
+            admitting: .shifting(SeenIDs(most: 4), keeping: nil))
+        let (written, failure) = await drain(model)
+        #expect(written.map(\.id) == [1, 2, 3, 4])
+        #expect(server.requests == 2)
+        guard case .boundReached(let detail)? = failure else {
+            Issue.record("\(String(describing: failure))")
+            return
+        }
+        #expect(detail.hasPrefix("the list ran past 4 accounts, more than any list on GitHub holds"), "\(detail)")
+    }
+
     @Test func aPageOfOnlyFilteredItemsIsProgressButItsRepeatIsNot() async {
         let pages: [String: Page<Repo>] = [
             "": Page(items: [makeRepo(1, "a", fork: true)], next: PageCursor(url: "p2")),

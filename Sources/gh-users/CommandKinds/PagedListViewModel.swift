@@ -273,6 +273,11 @@ final class PagedListViewModel<Item: ListedItem> {
             if !isExhausted, pendingFailure == nil, let next = page.next, !followed.insert(next.url) {
                 pendingFailure = Self.linkCycle(next: next)
             }
+            if !isExhausted, pendingFailure == nil, case .shifting(let seen, _) = admitting, seen.isFull {
+                pendingFailure = .boundReached(
+                    "the list ran past \(seen.count) accounts, more than any list on GitHub holds, so paging stopped "
+                        + "rather than read a list that does not end")
+            }
             cursor = page.next
             taken += fresh.count
             early?.handedOut(requests, largestPageBytes: largestPageBytes)
@@ -331,7 +336,18 @@ extension PageCursor {
 /// Remembers ids already written, so a page-based list that shifts while it is read (a new follower pushes
 /// everyone one place down) never prints anything twice.
 final class SeenIDs {
+    /// The most ids one list keeps, 19 bytes each: twenty times the longest lists on GitHub (half a million
+    /// stars). Past it the list is stopped (helper-320: a server's endless followers held 36 million, 688 MB).
+    static let maximum = 10_000_000
+    private let most: Int
     private var ids = Set<Int64>()
+
+    init(most: Int = SeenIDs.maximum) {
+        self.most = most
+    }
+
+    var count: Int { ids.count }
+    var isFull: Bool { ids.count >= most }
 
     func admit(_ id: Int64) -> Bool {
         ids.insert(id).inserted
