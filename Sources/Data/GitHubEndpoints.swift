@@ -258,6 +258,8 @@ extension GitHubEndpoints {
             missing: "repository '\(repository)'"
         ) { body throws(DomainError) in
             try ResponseDecoder.refuseOversizedObject(body)
+            // Foundation keeps a repeated key's first value, jq the last (helper-320: `{"count":12,"count":99999}`).
+            try ResponseDecoder.refuseRepeatedKey(Array(body.bytes), endpoint: body.label)
             guard let dto = try? JSONDecoder().decode(StarCountDTO.self, from: Foundation.Data(body.bytes)),
                 dto.count >= 0
             else {
@@ -280,6 +282,7 @@ extension GitHubEndpoints {
 
     @Sendable private static func starWeeks(_ body: ResourceBody) throws(DomainError) -> Page<StarWeek> {
         if body.noContent { return .noContent }
+        try ResponseDecoder.refuseRepeatedKey(Array(body.bytes), endpoint: body.label)
         let dtos: [StarWeekDTO]
         do {
             dtos = try JSONDecoder().decode([StarWeekDTO].self, from: Foundation.Data(body.bytes))

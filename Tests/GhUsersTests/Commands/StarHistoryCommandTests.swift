@@ -204,6 +204,32 @@ struct StarHistoryCommandTests {
         #expect(run.out.isEmpty)
     }
 
+    /// A key given twice in the count or in a week: Foundation read the first value, jq the last, and the run was
+    /// exit 0 (helper-320), where every other reader refuses it.
+    @Test(
+        arguments: [
+            (#"{"count": 12, "count": 99999}"#, nil, "GET /repos/octocat/Hello-World/stargazers/count", "count"),
+            (
+                nil as String?,
+                #"[{"week": 1754784000, "total": 19, "days": [0, 12, 7, 0, 0, 0, 0], "days": [0, 0, 0, 0, 0, 0, 19]}]"#,
+                "GET /repos/octocat/Hello-World/stargazers/history?per_page=30", "days"
+            ),
+        ] as [(String?, String?, String, String)])
+    func aKeyGivenTwiceIsAMalformedAnswer(count: String?, history: String?, request: String, key: String) async {
+        let harness = CommandHarness()
+        if let count {
+            harness.http.register(RequestMatcher(Self.requests[0].request), body: Data(count.utf8))
+        } else {
+            harness.expect(Self.requests[0].request, body: "activity-get-stargazer-count-for-repo")
+        }
+        if let history { harness.http.register(RequestMatcher(Self.requests[1].request), body: Data(history.utf8)) }
+        let run = await harness.run(["star-history", "octocat/Hello-World", "--from", "2025-08-01"])
+        #expect(run.status == 1, "\(run.err)")
+        #expect(
+            run.err.contains("malformed response from \(request): the key '\(key)' is given twice"), "\(run.err)")
+        #expect(run.out.isEmpty)
+    }
+
     @Test(arguments: [
         AnsweredCase("star-history", status: 64, err: "star-history needs an OWNER/REPO, such as octocat/Hello-World"),
         AnsweredCase("star-history octocat", status: 64, err: "such as octocat/Hello-World"),
