@@ -269,7 +269,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
                 // An error status is the reader's to map (a proxy's 502 page, a 401 retried or refused).
                 let whole = (200..<300).contains(response.status)
                 try ResponseDecoder.refuseOversized(response.body.count, endpoint: endpoint)
-                if whole { try ResponseDecoder.refuseUnlessObject(response.body, endpoint: endpoint) }
+                if whole { try ResponseDecoder.refuseUnlessObject(response, endpoint: endpoint) }
                 try ResponseDecoder.refuseMalformed(response.body, endpoint: endpoint, whole: whole)
                 // Whichever reader decodes the answer (a batch of profiles, a page of a list, the access map's).
                 if whole { try ResponseDecoder.refuseRepeatedKey([UInt8](response.body), endpoint: endpoint) }

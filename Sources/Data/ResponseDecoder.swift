@@ -14,9 +14,11 @@ enum ResponseDecoder {
     }
 
     /// A GraphQL answer, which is one object: a byte-order mark or UTF-16, which Foundation's decoder takes, is
-    /// not GitHub's (NETWORK.md: exit 1), as REST's readers refuse it.
-    static func refuseUnlessObject(_ body: some Collection<UInt8>, endpoint: String) throws(DomainError) {
-        guard firstByte(body) != UInt8(ascii: "{") else { return }
+    /// not GitHub's (NETWORK.md: exit 1), as REST's readers refuse it. A web page is said as one, as REST says it
+    /// (helper-320: "expected '{'" named no API URL to check).
+    static func refuseUnlessObject(_ response: HTTPResponse, endpoint: String) throws(DomainError) {
+        guard firstByte(response.body) != UInt8(ascii: "{") else { return }
+        if let page = webPage(response, endpoint: endpoint) { throw page }
         throw .malformedResponse(endpoint: endpoint, detail: "the body is not valid JSON: expected '{' at its start")
     }
 

@@ -544,6 +544,19 @@ struct AccessReadingTests {
         #expect(await Self.malformedDetail(stub) == "the body is not valid JSON: expected '{' at its start")
     }
 
+    /// A web page in a 200 is said as one, with the API URL to check, as REST says it (helper-320: "expected '{'
+    /// at its start" named nothing to check).
+    @Test func aGraphQLAnswerThatIsAWebPageIsSaidAsOne() async throws {
+        let stub = StubTransport()
+        stub.register(
+            RequestMatcher("POST /graphql"), headers: [("Content-Type", "text/html")],
+            body: Data("<!DOCTYPE html><html><body>Sign in</body></html>".utf8))
+        let detail = await Self.malformedDetail(stub)
+        #expect(
+            detail?.hasPrefix("the server answered a web page (HTTP 200), not GitHub's API: check the API URL") == true,
+            "\(detail ?? "")")
+    }
+
     /// What the read's failure says of a malformed answer; nil (and an issue) when it read, or failed otherwise.
     private static func malformedDetail(_ stub: StubTransport) async -> String? {
         do {
