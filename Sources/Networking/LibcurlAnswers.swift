@@ -71,6 +71,11 @@ extension URLSessionTransport {
     static func libcurlFailure(_ message: String, host: String) -> TransportError {
         // "transfer closed with 90 bytes remaining to read", "... with outstanding read data remaining"
         if message.hasPrefix("transfer closed with") { return .truncatedBody }
+        // "Error while processing content unencoding: invalid distance too far back": zlib's words after libcurl's.
+        let unencoding = "Error while processing content unencoding: "
+        if message.hasPrefix(unencoding) {
+            return .other("the server's compressed body is corrupt (\(message.dropFirst(unencoding.count)))")
+        }
         // "Recv failure: Connection reset by peer", "Send failure: Broken pipe" (CURLE_RECV_ERROR, _SEND_ERROR):
         // the connection dropped under the transfer, as when libcurl's own resend of a request whose kept-alive
         // connection closed is cut off in turn (helper-302: exit 1 with no retry, where `--retries` promised 3).
@@ -173,13 +178,22 @@ extension URLSessionTransport {
     /// over 100 KiB, "Too large response headers: 307212 > 307200" past 300 KiB in all, and "Failed writing
     /// header" when Foundation drops a line it cannot decode (a Latin-1 byte). Before any response arrived,
     /// those texts are about the head. nil for any other failure.
-    static func headFailure(_ error: any Error) -> TransportError? {
+    /// Some texts are a head's whenever they come (helper-320 met them raw): "Nul byte in header", "Header without
+    /// colon", "Invalid Content-Length: value", and the 300 KiB cap after a server's run of `100 Continue` heads,
+    /// which came after a response was held.
+    static func headFailure(_ error: any Error, afterAResponse: Bool = false) -> TransportError? {
         guard let error = error as? URLError else { return nil }
         let message = error.localizedDescription
-        if message == "Out of memory" { return .malformedHeaders("a header line is over 100 KiB") }
         if message.hasPrefix("Too large response headers") {
             return .malformedHeaders("more than 300 KiB of headers in all")
         }
+        if message == "Nul byte in header" { return .malformedHeaders("a header line holds a NUL byte") }
+        if message == "Header without colon" { return .malformedHeaders("a header line has no colon") }
+        if message.hasPrefix("Invalid Content-Length") || message.hasPrefix("Overflow Content-Length") {
+            return .malformedHeaders("its Content-Length is not a length")
+        }
+        guard !afterAResponse else { return nil }
+        if message == "Out of memory" { return .malformedHeaders("a header line is over 100 KiB") }
         if message == "Failed writing header" {
             return .malformedHeaders("a header line is not UTF-8 text or not a header")
         }

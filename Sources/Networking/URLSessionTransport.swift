@@ -511,7 +511,7 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
         if let refused {
             continuation.resume(throwing: refused)
         } else if let error {
-            let head = held == nil ? URLSessionTransport.headFailure(error) : nil
+            let head = URLSessionTransport.headFailure(error, afterAResponse: held != nil)
             continuation.resume(throwing: head ?? error)
         } else if let response {
             continuation.resume(returning: (body, response))

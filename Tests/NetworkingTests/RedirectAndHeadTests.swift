@@ -273,6 +273,24 @@ struct HostileHeadTests {
         #expect(error.map(\.isTransient) == false)
     }
 
+    /// A NUL byte, a line without a colon, a length that is none, and a run of `100 Continue` heads past the cap:
+    /// libcurl's own words were the message (helper-320), the last one because a response was held by then.
+    @Test(
+        arguments: [
+            (Array("HTTP/1.1 200 OK\r\nX-Name: a".utf8) + [0] + Array("b\r\n".utf8), "a header line holds a NUL byte"),
+            (Array("HTTP/1.1 200 OK\r\nNo colon here\r\n".utf8), "a header line has no colon"),
+            (Array("HTTP/1.1 200 OK\r\nContent-Length: ten\r\n".utf8), "its Content-Length is not a length"),
+            (
+                Array((String(repeating: "HTTP/1.1 100 Continue\r\n\r\n", count: 14_000) + "HTTP/1.1 200 OK\r\n").utf8),
+                "more than 300 KiB of headers in all"
+            ),
+        ] as [([UInt8], String)])
+    func aHeadLibcurlRefusesIsSaidInOurWords(head: [UInt8], reason: String) async throws {
+        let error = try await failure { head }
+        #expect(error == .malformedHeaders(reason), "\(String(describing: error))")
+        #expect(error.map(\.isTransient) == false)
+    }
+
     /// 5,000 distinct header lines are read, and every one kept.
     @Test func manyHeaderLinesAreReadWhole() async throws {
         let server = try server {
