@@ -297,11 +297,13 @@ package struct RateLimitInfo: Sendable, Equatable {
     /// A time GitHub gave (a reset, a `Retry-After` date) as a time of this clock: moved by how far `now` is from
     /// GitHub's clock when it answered (`gitHubNow`, its `Date`), where that is more than
     /// `RetrySchedule.resetGrace` (the answer's way here) and the time lies within GitHub's hour of its own clock
-    /// (a `Date` of 1970 or 9999 is no clock to go by). The waits' rule, and `rate-limit`'s table's.
+    /// (a `Date` of 1970 or 9999 is no clock to go by), or passed by its own clock within a day: read as sent, a
+    /// reset GitHub says has passed was hours away on a clock behind GitHub's (helper-319: "in 1h 59m", exit 5,
+    /// where GitHub advises a minute). The waits' rule, and `rate-limit`'s table's.
     package static func onThisClock(_ time: Date, gitHubNow: Date?, now: Date) -> Date {
         let grace = RetrySchedule.resetGrace
         guard let gitHubNow, abs(now.timeIntervalSince(gitHubNow)) > grace,
-            (-grace...(3_600 + grace)).contains(time.timeIntervalSince(gitHubNow))
+            (-86_400...(3_600 + grace)).contains(time.timeIntervalSince(gitHubNow))
         else { return time }
         return time.addingTimeInterval(now.timeIntervalSince(gitHubNow))
     }

@@ -176,6 +176,16 @@ struct HostileRetryScheduleTests {
         let dated = response(
             429, [("Date", "Tue, 14 Nov 2023 22:33:20 GMT"), ("Retry-After", "Tue, 14 Nov 2023 22:33:27 GMT")])
         #expect(decide(dated) == .retry(after: .seconds(7), reason: .secondaryRateLimit))
+        // A reset GitHub's own clock has passed is moved too, two hours behind: it was "in 1h 59m" (helper-319).
+        let passed = response(
+            403,
+            [
+                ("Date", "Wed, 15 Nov 2023 00:13:20 GMT"), ("x-ratelimit-remaining", "0"),
+                ("x-ratelimit-reset", "1700007170"),
+            ])
+        #expect(RateLimitInfo(passed, now: clockNow).reset == .valid(clockNow.addingTimeInterval(-30)))
+        let waited = decide(passed, policy: policy)
+        #expect(waited == .retry(after: .seconds(60), reason: .primaryRateLimit(resetAt: clockNow - 30)), "\(waited)")
         // A Date no reset of GitHub's hour can follow (1970, 9999) is no clock: the reset is read as sent.
         for absurd in ["Thu, 01 Jan 1970 00:00:00 GMT", "Fri, 31 Dec 9999 23:59:59 GMT"] {
             let info = RateLimitInfo(
