@@ -192,9 +192,12 @@ package final class DiskResponseCache: Sendable {
             warnAboutWriting(code)
             return
         }
+        // The file system's clock, as it dated the file just written.
+        var info = stat()
+        let written = fstatat(store, temporary, &info, AT_SYMLINK_NOFOLLOW) == 0 ? FileInfo.modified(info) : nil
         // Sized before the rename, so the first scan does not count this entry twice.
         let total = sizeEstimate.add(Int64(bytes.count), rescanAfter: limitBytes / 10) {
-            self.scan(store, sweepingOrphans: true).bytes
+            self.scan(store, sweepingOrphans: true, fileSystemNow: written).bytes
         }
         guard renameat(store, temporary, store, name) == 0 else {
             let code = errno
@@ -213,7 +216,7 @@ package final class DiskResponseCache: Sendable {
         // (`revalidate`) moves the date of its confirmation.
         FileInfo.setModified(now, at: store, name: name)
         if total > limitBytes {
-            evict(store)
+            evict(store, fileSystemNow: written)
         }
     }
 

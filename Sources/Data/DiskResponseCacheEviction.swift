@@ -15,8 +15,8 @@ extension DiskResponseCache {
 
     /// Deletes the entries least recently stored or confirmed until the cache is at 90% of its limit, so
     /// eviction is not paid on every write.
-    func evict(_ store: Int32) {
-        let scan = scan(store, sweepingOrphans: true)
+    func evict(_ store: Int32, fileSystemNow: Date? = nil) {
+        let scan = scan(store, sweepingOrphans: true, fileSystemNow: fileSystemNow)
         var total = scan.bytes
         let target = limitBytes * 9 / 10
         for file in scan.files.sorted(by: { $0.modified < $1.modified }) where total > target {
@@ -31,10 +31,14 @@ extension DiskResponseCache {
         var orphans = 0
     }
 
-    /// Sizes the entries, and counts (or removes) temporary files too old to belong to a running write.
-    func scan(_ store: Int32, sweepingOrphans: Bool) -> Scan {
+    /// Sizes the entries, and counts (or removes) temporary files too old to belong to a running write: older
+    /// than `orphanAge` by this clock, or by the file system's where a write just read it (`fileSystemNow`, the
+    /// date its temporary file was given), whichever is earlier. A cache on a file server whose clock is behind
+    /// this one's dated the write just made as older than the age, and swept it before its rename (helper-319:
+    /// with the server's clock ten minutes behind, no answer was ever stored).
+    func scan(_ store: Int32, sweepingOrphans: Bool, fileSystemNow: Date? = nil) -> Scan {
         var result = Scan()
-        let cutoff = now().addingTimeInterval(-DiskResponseCache.orphanAge)
+        let cutoff = min(now(), fileSystemNow ?? now()).addingTimeInterval(-DiskResponseCache.orphanAge)
         for name in FileInfo.names(in: store) {
             let isEntry = name.hasSuffix(DiskResponseCache.entrySuffix)
             guard isEntry || name.hasPrefix(DiskResponseCache.temporaryPrefix) else { continue }

@@ -70,13 +70,25 @@ struct CacheWritesUnderWayTests {
 
     /// A run stopped (Ctrl-Z) for longer than the orphan age between writing its temporary file and renaming it
     /// may find the file swept by another run. That answer is fetched again next time; the cache works, so the
-    /// run says nothing, and stores its later answers. The clock here runs an hour ahead of the file's date, so
-    /// the run's own first sweep stands for the other run's.
+    /// run says nothing, and stores its later answers. The clock here sweeps the run's temporary file when its
+    /// own scan reads it, as the other run would.
     @Test func aRunWhoseTemporaryFileWasRemovedSaysNothingAndStoresTheNext() throws {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (cache, log) = cache(directory, now: { Date().addingTimeInterval(3600) })
+        let sweeping = SweepingSwitch()
+        let store = directory.appendingPathComponent(DiskResponseCache.storeName).path
+        let (cache, log) = cache(directory) {
+            if sweeping.isOn {
+                for name in (try? FileManager.default.contentsOfDirectory(atPath: store)) ?? []
+                where name.hasPrefix(".tmp-k-") {
+                    try? FileManager.default.removeItem(atPath: store + "/" + name)
+                }
+            }
+            return Date()
+        }
+        sweeping.isOn = true
         cache.write(key: "k", response: response(), now: Date())
+        sweeping.isOn = false
         #expect(cache.lookUp(key: "k") == .none)
         cache.write(key: "k2", response: response(), now: Date())
         #expect(cache.read(key: "k2") != nil)
@@ -84,6 +96,27 @@ struct CacheWritesUnderWayTests {
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: cache.storeDirectory.path).sorted()
                 == ["CACHEDIR.TAG", "k2.entry"])
+    }
+
+    /// A cache on a file server whose clock is behind this one's: a write just made is dated ten minutes back, and
+    /// was swept as an orphan before its rename, so no answer was ever stored (helper-319). The date the file
+    /// system gave that file is its clock, which the orphans are judged by.
+    @Test func aFileSystemClockBehindThisOneStillStoresTheAnswer() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (cache, log) = cache(directory, now: { Date().addingTimeInterval(600) })
+        cache.write(key: "k", response: response(), now: Date())
+        #expect(cache.read(key: "k") != nil)
+        #expect(log.entries.isEmpty)
+        // An orphan old by the file system's clock is still swept, by the next run's first write.
+        let orphan = cache.storeDirectory.appendingPathComponent(".tmp-orphan-2-2")
+        try Data("partial".utf8).write(to: orphan)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date().addingTimeInterval(-600)], ofItemAtPath: orphan.path)
+        let (next, _) = self.cache(directory, now: { Date().addingTimeInterval(600) })
+        next.write(key: "k2", response: response(), now: Date())
+        #expect(!FileManager.default.fileExists(atPath: orphan.path))
+        #expect(next.read(key: "k2") != nil)
     }
 
     /// An answer that cannot be written (here, a folder in the entry's place) is one warning, which claims no more
@@ -103,5 +136,16 @@ struct CacheWritesUnderWayTests {
                 "cannot write to the cache in '\(cache.storeDirectory.path)': is a directory; an answer it cannot "
                     + "store is fetched again next time"
             ])
+    }
+}
+
+/// Whether the test's clock sweeps the run's temporary file when it is read.
+private final class SweepingSwitch: @unchecked Sendable {
+    private let lock = NSLock()
+    private var on = false
+
+    var isOn: Bool {
+        get { lock.withLock { on } }
+        set { lock.withLock { on = newValue } }
     }
 }
