@@ -76,6 +76,15 @@ extension URLSessionTransport {
         if message.hasPrefix(unencoding) {
             return .other("the server's compressed body is corrupt (\(message.dropFirst(unencoding.count)))")
         }
+        // A chunked body that does not parse, or an encoding not asked for (`br`): an answer, in libcurl's words
+        // (helper-322) "Failed reading the chunked-encoded stream" and "Unrecognized or bad HTTP Content or
+        // Transfer-Encoding".
+        if message.hasPrefix("Failed reading the chunked-encoded stream") || message.contains("in chunked-encoding") {
+            return .other("the server's chunked body is malformed")
+        }
+        if message.hasPrefix("Unrecognized or bad HTTP Content or Transfer-Encoding") {
+            return .other("the server's body is in an encoding gh-users did not ask for")
+        }
         // "Recv failure: Connection reset by peer", "Send failure: Broken pipe" (CURLE_RECV_ERROR, _SEND_ERROR):
         // the connection dropped under the transfer, as when libcurl's own resend of a request whose kept-alive
         // connection closed is cut off in turn (helper-302: exit 1 with no retry, where `--retries` promised 3).

@@ -511,7 +511,9 @@ final class TransferDelegate: NSObject, URLSessionDataDelegate, @unchecked Senda
         if let refused {
             continuation.resume(throwing: refused)
         } else if let error {
-            let head = URLSessionTransport.headFailure(error, afterAResponse: held != nil)
+            // An interim 1xx head held is no answer yet: the final head's faults are still the head's (helper-322).
+            let answered = ((held as? HTTPURLResponse)?.statusCode ?? 0) >= 200
+            let head = URLSessionTransport.headFailure(error, afterAResponse: answered)
             continuation.resume(throwing: head ?? error)
         } else if let response {
             continuation.resume(returning: (body, response))

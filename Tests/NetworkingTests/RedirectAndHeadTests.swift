@@ -284,6 +284,17 @@ struct HostileHeadTests {
                 Array((String(repeating: "HTTP/1.1 100 Continue\r\n\r\n", count: 14_000) + "HTTP/1.1 200 OK\r\n").utf8),
                 "more than 300 KiB of headers in all"
             ),
+            // After an interim 1xx, as without it (helper-322: libcurl's own words, "Out of memory").
+            (
+                Array(
+                    ("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nX-Big: "
+                        + String(repeating: "a", count: 110_000) + "\r\n").utf8),
+                "a header line is over 100 KiB"
+            ),
+            (
+                Array("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nX-L: caf".utf8) + [0xE9] + Array("\r\n".utf8),
+                "a header line is not UTF-8 text or not a header"
+            ),
         ] as [([UInt8], String)])
     func aHeadLibcurlRefusesIsSaidInOurWords(head: [UInt8], reason: String) async throws {
         let error = try await failure { head }

@@ -77,6 +77,21 @@ struct LibcurlFailureMappingTests {
         #expect(!error.isTransient)
     }
 
+    /// A chunked body that does not parse, or an encoding not asked for, in words of ours (helper-322: libcurl's).
+    @Test(arguments: [
+        ("Failed reading the chunked-encoded stream", "the server's chunked body is malformed"),
+        ("Out of memory in chunked-encoding", "the server's chunked body is malformed"),
+        (
+            "Unrecognized or bad HTTP Content or Transfer-Encoding",
+            "the server's body is in an encoding gh-users did not ask for"
+        ),
+    ])
+    func aBodyLibcurlCannotReadIsSaidInOurWords(message: String, said: String) {
+        let error = URLSessionTransport.transportError(curlFailure(message))
+        #expect(error == .other(said))
+        #expect(!error.isTransient)
+    }
+
     @Test func applesCertificateCodesMapTheSameWay() {
         let untrusted = URLError(
             .serverCertificateUntrusted, userInfo: [NSURLErrorFailingURLErrorKey: URL(string: "https://ghe.corp")!])
