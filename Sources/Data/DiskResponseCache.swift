@@ -227,7 +227,7 @@ package final class DiskResponseCache: Sendable {
         case .success(nil):
             return CacheSummary(path: storeDirectory.path, entries: 0, bytes: 0, limitBytes: limitBytes)
         case .success(let descriptor?):
-            return summary(of: scan(descriptor, sweepingOrphans: false))
+            return summary(of: scan(descriptor, sweepingOrphans: false, fileSystemNow: fileSystemNow(descriptor)))
         }
     }
 
@@ -246,8 +246,9 @@ package final class DiskResponseCache: Sendable {
         case .success(let opened?):
             descriptor = opened
         }
-        let before = summary(of: scan(descriptor, sweepingOrphans: false))
-        let cutoff = now().addingTimeInterval(-DiskResponseCache.orphanAge)
+        let clock = fileSystemNow(descriptor)
+        let before = summary(of: scan(descriptor, sweepingOrphans: false, fileSystemNow: clock))
+        let cutoff = min(now(), clock ?? now()).addingTimeInterval(-DiskResponseCache.orphanAge)
         for name in FileInfo.names(in: descriptor)
         where name.hasSuffix(DiskResponseCache.entrySuffix)
             || (name.hasPrefix(DiskResponseCache.temporaryPrefix) && !isWriteUnderWay(name, in: descriptor, cutoff))

@@ -55,6 +55,17 @@ extension DiskResponseCache {
         return result
     }
 
+    /// The file system's clock, read from the date it gives a file made for the purpose and removed at once; nil
+    /// where none can be made (a store that is not writable), and this clock is the only one. `cache clear` and
+    /// `cache info` judge other runs' writes by it as a write does (helper-322).
+    func fileSystemNow(_ store: Int32) -> Date? {
+        let probe = DiskResponseCache.temporaryPrefix + "clock-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        guard FileInfo.writeNew([], at: store, name: probe) == nil else { return nil }
+        defer { unlinkat(store, probe, 0) }
+        var info = stat()
+        return fstatat(store, probe, &info, AT_SYMLINK_NOFOLLOW) == 0 ? FileInfo.modified(info) : nil
+    }
+
     /// Whether the temporary file `name` is a regular file modified since `cutoff`: a write under way.
     func isWriteUnderWay(_ name: String, in store: Int32, _ cutoff: Date) -> Bool {
         var info = stat()

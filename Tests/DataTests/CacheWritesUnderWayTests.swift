@@ -119,6 +119,26 @@ struct CacheWritesUnderWayTests {
         #expect(next.read(key: "k2") != nil)
     }
 
+    /// `cache info` and `cache clear` judge another run's write by the file system's clock too: with the file
+    /// server ten minutes behind, `clear` removed a write under way, which that run then lost, and `info`
+    /// counted it as an orphan (helper-322).
+    @Test func clearAndInfoJudgeAWriteUnderWayByTheFileSystemsClock() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (cache, _) = cache(directory, now: { Date().addingTimeInterval(600) })
+        cache.write(key: "k", response: response(), now: Date())
+        let underWay = cache.storeDirectory.appendingPathComponent(".tmp-other-1-1")
+        try Data("partial".utf8).write(to: underWay)
+        #expect(try cache.summary().orphanedTemporaryFiles == 0)
+        let removed = try cache.clear()
+        #expect(removed.entries == 1 && removed.orphanedTemporaryFiles == 0)
+        #expect(FileManager.default.fileExists(atPath: underWay.path))
+        // No probe of the clock is left behind.
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: cache.storeDirectory.path).sorted()
+                == [".tmp-other-1-1", "CACHEDIR.TAG"])
+    }
+
     /// An answer that cannot be written (here, a folder in the entry's place) is one warning, which claims no more
     /// than is so: the next answer is still stored.
     @Test func aFailedWriteSaysTheAnswerIsFetchedAgainAndTheNextIsStored() throws {
