@@ -26,13 +26,13 @@ struct WaitAnnouncer: Sendable {
                 + "retrying\n"
         case .primaryRateLimit(let resetAt?, let bucket)
         where resetAt.timeIntervalSince(times.now()) <= -RetrySchedule.resetGrace:
-            // The reset is past here by more than a late answer's grace, as the wait took it (`primaryLimitWait`),
-            // and GitHub still says spent: this clock is ahead of GitHub's.
+            // The reset is past by more than a late answer's grace, as the wait took it (`primaryLimitWait`), and
+            // GitHub still says spent. Past by GitHub's clock too (`onThisClock`): no clock is blamed.
             let local = ErrorPresenter.localTime(resetAt, now: times.now())
             limit = Self.limitName(bucket)
             line =
-                "gh-users: \(limit) is still spent after its reset at \(local) (this clock may be ahead of GitHub's); "
-                + "waiting \(DurationText.describe(seconds: seconds)) before retrying\n"
+                "gh-users: \(limit) is still spent after its reset at \(local); waiting "
+                + "\(DurationText.describe(seconds: seconds)) before retrying\n"
         case .primaryRateLimit(let resetAt?, let bucket):
             let local = ErrorPresenter.localTime(resetAt, now: times.now())
             limit = Self.limitName(bucket)

@@ -148,11 +148,11 @@ struct ErrorPresenter: Sendable {
             if let resetAt, resetAt <= now {
                 // A reset a moment past is waited out by a second (`primaryWait`), one long past by GitHub's minute.
                 let moment = !secondary && Self.primaryWait(resetAt, now: now) < 60
-                // A secondary limit's end is GitHub's Retry-After, in seconds from its answer: no clock's fault.
+                // No clock is blamed: a reset is moved onto this one by GitHub's `Date` (`onThisClock`), so one past
+                // here is past by GitHub's clock too (helper-322: a clock behind was called ahead).
                 text +=
-                    "\nIts \(secondary ? "end" : "reset") at \(localTime(resetAt)) has passed here, and GitHub still "
-                    + "says it is spent\(secondary ? "" : " (this clock may be ahead of GitHub's)"): try again in "
-                    + (moment ? "a moment." : "about a minute.")
+                    "\nIts \(secondary ? "end" : "reset") at \(localTime(resetAt)) has passed, and GitHub still says "
+                    + "it is spent: try again in " + (moment ? "a moment." : "about a minute.")
             } else if let resetAt {
                 text +=
                     "\nIt \(secondary ? "lifts" : "resets") at \(localTime(resetAt)), in "
