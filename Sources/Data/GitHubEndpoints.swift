@@ -282,7 +282,10 @@ extension GitHubEndpoints {
 
     @Sendable private static func starWeeks(_ body: ResourceBody) throws(DomainError) -> Page<StarWeek> {
         if body.noContent { return .noContent }
-        try ResponseDecoder.refuseRepeatedKey(Array(body.bytes), endpoint: body.label)
+        // Each week by its number, as a list's items are (helper-322); a body that is no list is the decoder's.
+        for (index, range) in ((try? JSONText.arrayElements(body.bytes)) ?? []).enumerated() {
+            try ResponseDecoder.refuseRepeatedKey(Array(body.bytes[range]), endpoint: body.label, item: index + 1)
+        }
         let dtos: [StarWeekDTO]
         do {
             dtos = try JSONDecoder().decode([StarWeekDTO].self, from: Foundation.Data(body.bytes))

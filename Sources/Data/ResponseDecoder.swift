@@ -24,8 +24,8 @@ enum ResponseDecoder {
 
     /// A read's answer that is a web page, which GitHub's REST API never sends (its 404s are JSON too): the web
     /// server of an Enterprise host given as the API URL without `/api/v3`, or the sign-in page it redirected to.
-    /// A write takes its 404 alone (its success says the change may be made); GraphQL takes neither, its readers
-    /// fall back or say the server has no GraphQL API.
+    /// A write takes its 404 alone (its success says the change may be made); GraphQL takes a success's page
+    /// (`refuseUnlessObject`), and its 404 where the path shows a web server's (`ErrorMapping.graphQLError`).
     static func webPage(_ response: HTTPResponse, endpoint: String) -> DomainError? {
         let html = response.headers["Content-Type"]?.lowercased().hasPrefix("text/html") == true
         let first = firstByte(response.body)

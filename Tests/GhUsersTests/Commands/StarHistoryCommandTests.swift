@@ -208,11 +208,14 @@ struct StarHistoryCommandTests {
     /// exit 0 (helper-320), where every other reader refuses it.
     @Test(
         arguments: [
-            (#"{"count": 12, "count": 99999}"#, nil, "GET /repos/octocat/Hello-World/stargazers/count", "count"),
+            (
+                #"{"count": 12, "count": 99999}"#, nil, "GET /repos/octocat/Hello-World/stargazers/count",
+                "the key 'count'"
+            ),
             (
                 nil as String?,
                 #"[{"week": 1754784000, "total": 19, "days": [0, 12, 7, 0, 0, 0, 0], "days": [0, 0, 0, 0, 0, 0, 19]}]"#,
-                "GET /repos/octocat/Hello-World/stargazers/history?per_page=30", "days"
+                "GET /repos/octocat/Hello-World/stargazers/history?per_page=30", "item 1: the key 'days'"
             ),
         ] as [(String?, String?, String, String)])
     func aKeyGivenTwiceIsAMalformedAnswer(count: String?, history: String?, request: String, key: String) async {
@@ -226,7 +229,7 @@ struct StarHistoryCommandTests {
         let run = await harness.run(["star-history", "octocat/Hello-World", "--from", "2025-08-01"])
         #expect(run.status == 1, "\(run.err)")
         #expect(
-            run.err.contains("malformed response from \(request): the key '\(key)' is given twice"), "\(run.err)")
+            run.err.contains("malformed response from \(request): \(key) is given twice"), "\(run.err)")
         #expect(run.out.isEmpty)
     }
 
