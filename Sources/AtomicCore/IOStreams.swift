@@ -106,9 +106,9 @@ package struct OutputWriteError: Error, Equatable {
 /// The standard streams and what is known about the terminal behind them, after `cli/cli`'s iostreams.
 /// Data goes to `out`; logs, progress, hints and errors go to `err`.
 package struct IOStreams: Sendable {
-    package let out: any OutputSink
+    package private(set) var out: any OutputSink
     package private(set) var err: any OutputSink
-    package let stdoutIsTTY: Bool
+    package private(set) var stdoutIsTTY: Bool
     /// stdout is a terminal, whatever `TERM` says: `TERM=dumb` (Emacs's shell) takes away styling, not the
     /// terminal, which may still act on an escape sequence GitHub's data holds.
     package var stdoutIsTerminal = false
@@ -167,6 +167,18 @@ package struct IOStreams: Sendable {
         return io
     }
 
+    /// The same streams with the data written to `sink` in place of stdout (`--output FILE`, or stdout counted as
+    /// it is taken): no terminal, and the rest as it was: whether stdout is a pipe, stderr's width, and the status
+    /// line a retry notes itself on (helper-321: new streams lost both, so a progress line was drawn onto a
+    /// pipe's reader's screen, and a retry was never noted under `--output`).
+    package func writingOutput(to sink: any OutputSink) -> IOStreams {
+        var io = self
+        io.out = sink
+        io.stdoutIsTTY = false
+        io.stdoutIsTerminal = false
+        return io
+    }
+
     /// Diagnostics must never fail a command, so a closed stderr is ignored.
     package func writeErr(_ text: String) {
         try? err.write(Array(text.utf8))
@@ -176,17 +188,22 @@ package struct IOStreams: Sendable {
     /// last column: a line that wraps is erased only in its last row, and a narrow pane filled with stale copies.
     /// An empty `text` erases the line.
     package func drawStatusLine(_ text: String) {
-        statusLine.set(text)
-        writeErr("\r\u{1B}[2K" + DisplayWidth.truncate(text, toWidth: max(1, stderrWidth - 1)))
+        statusLine.withShown { shown in
+            shown = text
+            writeErr("\r\u{1B}[2K" + DisplayWidth.truncate(text, toWidth: max(1, stderrWidth - 1)))
+        }
     }
 
     /// The status line drawn again with `note` after it ("Fetched 3 pages · 300 accounts · retrying (timed
     /// out)"), until whatever drew it draws it next; nothing where no status line shows, as a data line may be
     /// on the terminal's last row.
+    /// The line is read and drawn under one lock with the drawings: a note from another task cannot land just after
+    /// the line was erased, onto the rows written next (helper-321).
     package func noteOnStatusLine(_ note: String) {
-        let shown = statusLine.text
-        guard !shown.isEmpty else { return }
-        writeErr("\r\u{1B}[2K" + DisplayWidth.truncate(shown + " · " + note, toWidth: max(1, stderrWidth - 1)))
+        statusLine.withShown { shown in
+            guard !shown.isEmpty else { return }
+            writeErr("\r\u{1B}[2K" + DisplayWidth.truncate(shown + " · " + note, toWidth: max(1, stderrWidth - 1)))
+        }
     }
 
     /// The real process streams. `TERM=dumb` counts as no terminal, as in `gh`.
@@ -408,7 +425,6 @@ private final class StatusLineShown: @unchecked Sendable {
     private let lock = NSLock()
     private var shown = ""
 
-    var text: String { lock.withLock { shown } }
-
-    func set(_ text: String) { lock.withLock { shown = text } }
+    /// `body` with the text, under the lock, which it holds while it writes the line.
+    func withShown(_ body: (inout String) -> Void) { lock.withLock { body(&shown) } }
 }

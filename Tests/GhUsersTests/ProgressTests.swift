@@ -25,6 +25,48 @@ struct ProgressTests {
         #expect(!out.text.contains("Fetched"))
     }
 
+    /// A retry is noted on the progress line with `--output FILE` too: the output's streams were new ones, whose
+    /// status line the retry's streams never saw drawn (helper-321: 17 retries, no note).
+    @Test func aRetryIsNotedOnTheProgressLineWithAnOutputFile() async throws {
+        var harness = CommandHarness()
+        harness.stderrTTY = true
+        harness.http.answer("GET /users?since=0&per_page=2", accounts: [1, 2], next: "/users?since=2&per_page=2")
+        harness.expect("GET /users?since=2&per_page=2", status: 502)
+        harness.http.answer("GET /users?since=2&per_page=2", accounts: [3])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-progress-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("users.tsv").path
+        let run = await harness.run(["list", "--all", "--per-page", "2", "--fields", "id", "--output", file])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(String(decoding: try Data(contentsOf: URL(fileURLWithPath: file)), as: UTF8.self) == "1\n2\n3\n")
+        #expect(run.err.contains("Fetched 1 page · 2 accounts · retrying (HTTP 502)"), "\(run.err)")
+    }
+
+    /// The output's streams keep what the run's knew: a stdout that is a pipe (no progress line on its reader's
+    /// screen: helper-321 saw `list --state S | cat` draw one), stderr's width, the status line, and the clocks.
+    @Test func theOutputsStreamsKeepWhatTheRunsKnew() async {
+        var (io, _, err) = IOStreams.test(stderrTTY: true, width: 120)
+        io.stdoutIsPipe = true
+        io.stderrWidth = 60
+        var context = CommandContext(
+            io: io,
+            render: RenderContext.resolve(requested: nil, isTTY: false, colorEnabled: false, width: 120, now: .now),
+            presenter: ErrorPresenter(now: .now, hasToken: false))
+        let waited = SleptFlag()
+        context.sleep = { _ in waited.set() }
+        let appended = context.appending(to: CapturedOutput())
+        #expect(appended.io.stdoutIsPipe)
+        #expect(appended.io.stderrWidth == 60)
+        #expect(!appended.io.stdoutIsTTY)
+        appended.io.drawStatusLine("Fetched 1 page")
+        io.noteOnStatusLine("retrying (HTTP 502)")
+        #expect(err.text.hasSuffix("\r\u{1B}[2KFetched 1 page · retrying (HTTP 502)"), "\(err.text)")
+        // The test's clock, not the real one.
+        await appended.sleep(.milliseconds(1))
+        #expect(waited.value)
+    }
+
     /// A progress line wider than a narrow pane wrapped, and `\r` with erase-line cleared only its last row: the
     /// pane filled with stale copies. Each drawing fits the terminal, short of its last column.
     @Test func theProgressLineFitsANarrowTerminal() async {
@@ -87,4 +129,14 @@ struct ProgressTests {
         #expect(await GhUsersApp(environment: env).run(["list"]) == 0)
         #expect(err.text.isEmpty)
     }
+}
+
+/// Whether a test's clock was asked to sleep.
+private final class SleptFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slept = false
+
+    var value: Bool { lock.withLock { slept } }
+
+    func set() { lock.withLock { slept = true } }
 }

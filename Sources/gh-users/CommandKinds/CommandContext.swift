@@ -42,19 +42,12 @@ extension CommandContext {
     /// The context for output that is appended to: tsv unless a format was asked for, and with `--output` the
     /// file in place of stdout, which is no terminal (or stdout's pipe through a `PipeTally`).
     func appending(to file: (any OutputSink)?) -> CommandContext {
-        var io = io
-        if let file {
-            let streams = io
-            io = IOStreams(
-                out: file, err: streams.err, stdoutIsTTY: false, stderrIsTTY: streams.stderrIsTTY,
-                terminalWidth: streams.terminalWidth, colorPolicy: streams.colorPolicy)
-            io.stdinIsTTY = streams.stdinIsTTY
-            io.readInput = streams.readInput
-            io.readLine = streams.readLine
-        }
+        let io = file.map(io.writingOutput) ?? io
         let render = RenderContext.resolve(common, io: io, requested: common.format ?? .tsv, now: self.render.now)
-        return CommandContext(
+        var context = CommandContext(
             io: io, render: render, presenter: presenter, common: common, programName: programName,
             stdoutFile: file == nil ? stdoutFile : nil, stdoutContinues: file == nil && stdoutContinues)
+        (context.sleep, context.writeClock) = (sleep, writeClock)
+        return context
     }
 }
