@@ -187,7 +187,7 @@ struct HostilePagingTests {
             Issue.record("\(String(describing: failure))")
             return
         }
-        #expect(detail.hasPrefix("the list ran past 4 accounts, more than any list on GitHub holds"), "\(detail)")
+        #expect(detail.hasPrefix("the list reached 4 items, more than any list on GitHub holds"), "\(detail)")
     }
 
     @Test func aPageOfOnlyFilteredItemsIsProgressButItsRepeatIsNot() async {

@@ -44,7 +44,7 @@ struct ConnectionSettings: Sendable, Equatable {
             let enterprise = dotcom ? ["GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN"] : []
             settings.unsentTokenVariable = (["GH_TOKEN", "GITHUB_TOKEN"] + enterprise).first { name in
                 !variables.contains(name)
-                    && !(environment[name]?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "").isEmpty
+                    && !(environment[name].map(tokenText) ?? "").isEmpty
             }
         }
         return settings

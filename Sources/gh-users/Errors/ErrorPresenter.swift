@@ -322,10 +322,13 @@ struct ErrorPresenter: Sendable {
             + "or give --max-wait \(Int(needed)) or more."
     }
 
-    /// `--max-wait` as given: a fraction of a second is not rounded up to a wait it did not allow ("1.5s", not
-    /// "2s", helper-313).
+    /// `--max-wait` as given: a fraction of a second is not rounded to a wait it did not allow ("1.5s", not "2s",
+    /// helper-313; "90.5s", not "1m 31s", and "0.00001s", not "1e-05s", helper-321).
     private var maxWaitText: String {
-        maxWait < 60 && maxWait != maxWait.rounded() ? "\(maxWait)s" : DurationText.describe(seconds: maxWait)
+        guard maxWait != maxWait.rounded() else { return DurationText.describe(seconds: maxWait) }
+        var digits = String(format: "%.6f", maxWait)
+        while digits.hasSuffix("0") { digits.removeLast() }
+        return digits + "s"
     }
 
     /// The numbers a token changes, for the bucket that is spent: search's are per minute. No token lifts a

@@ -165,6 +165,18 @@ struct ShowCommandTests {
         #expect(!one.err.contains("looking up"), "\(one.err)")
     }
 
+    /// A malformed GraphQL batch names `POST /graphql`, no account: the accounts of the batch are named
+    /// (helper-321), where a REST answer's path names its own.
+    @Test func aMalformedGraphQLBatchNamesTheAccountsItWasFor() async {
+        let harness = CommandHarness.signedIn()
+        harness.http.register(RequestMatcher("POST /graphql"), body: Data(#"{"data": {}, "data": {}}"#.utf8))
+        let run = await harness.run(["show", "mona", "hubot", "--via", "graphql", "--retries", "0"])
+        #expect(run.status == 1, "\(run.err)")
+        let malformed = run.err.split(separator: "\n").filter { $0.contains("malformed response from POST /graphql") }
+        #expect(malformed.count == 1, "\(run.err)")
+        #expect(malformed.first?.hasSuffix(" (looking up 'mona', 'hubot')") == true, "\(run.err)")
+    }
+
     @Test func everyFieldAPathThatGoesWrongIsExitOne() async {
         let harness = CommandHarness()
         harness.expect("GET /users/octocat", body: "users-get-by-username")

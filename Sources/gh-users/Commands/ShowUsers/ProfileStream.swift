@@ -130,7 +130,9 @@ struct ProfileStream {
 
     private static func namesItsAccount(_ error: DomainError) -> Bool {
         switch error {
-        case .notFound, .malformedResponse, .notCached, .invalidInput, .cancelled: return true
+        case .notFound, .notCached, .invalidInput, .cancelled: return true
+        // A REST answer's path names its account; a GraphQL batch's `POST /graphql` does not (helper-321).
+        case .malformedResponse(let endpoint, _, _): return !endpoint.hasPrefix("POST ")
         default: return Result<User, DomainError>.failure(error).stopsLookups != nil
         }
     }
