@@ -378,6 +378,10 @@ struct ConnectionSettingsTests {
         // A github.com token is not sent to an Enterprise host, as gh does not send it; a warning names it.
         #expect(host.token == nil)
         #expect(host.unsentTokenVariable == "GH_TOKEN")
+        // A variable that holds only a byte order mark holds no token: none is said to be unsent (helper-321).
+        let mark = try ConnectionSettings.resolve(
+            apiURL: nil, environment: ["GH_HOST": "ghe.example", "GH_TOKEN": "\u{FEFF}"])
+        #expect(mark.unsentTokenVariable == nil)
         let dotcom = try ConnectionSettings.resolve(
             apiURL: nil,
             environment: [
