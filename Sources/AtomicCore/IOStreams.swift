@@ -168,14 +168,16 @@ package struct IOStreams: Sendable {
     }
 
     /// The same streams with the data written to `sink` in place of stdout (`--output FILE`, or stdout counted as
-    /// it is taken): no terminal, and the rest as it was: whether stdout is a pipe, stderr's width, and the status
-    /// line a retry notes itself on (helper-321: new streams lost both, so a progress line was drawn onto a
-    /// pipe's reader's screen, and a retry was never noted under `--output`).
+    /// it is taken): no terminal, a pipe only where stdout is one and `sink` writes to it (a file's `--output |
+    /// cat` shows its progress: helper-323), and the rest as it was: stderr's width, and the status line a retry
+    /// notes itself on (helper-321: new streams lost both, so a progress line was drawn onto a pipe's reader's
+    /// screen, and a retry was never noted under `--output`).
     package func writingOutput(to sink: any OutputSink) -> IOStreams {
         var io = self
         io.out = sink
         io.stdoutIsTTY = false
         io.stdoutIsTerminal = false
+        io.stdoutIsPipe = stdoutIsPipe && sink.unreadBytes != nil
         return io
     }
 

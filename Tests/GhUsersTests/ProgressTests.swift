@@ -56,8 +56,10 @@ struct ProgressTests {
             presenter: ErrorPresenter(now: .now, hasToken: false))
         let waited = SleptFlag()
         context.sleep = { _ in waited.set() }
-        let appended = context.appending(to: CapturedOutput())
+        let appended = context.appending(to: ReadPipe())
         #expect(appended.io.stdoutIsPipe)
+        // A file in place of the pipe (`--output FILE | cat`) is no pipe: its progress shows (helper-323).
+        #expect(!context.appending(to: CapturedOutput()).io.stdoutIsPipe)
         #expect(appended.io.stderrWidth == 60)
         #expect(!appended.io.stdoutIsTTY)
         appended.io.drawStatusLine("Fetched 1 page")
@@ -140,4 +142,10 @@ private final class SleptFlag: @unchecked Sendable {
     var value: Bool { lock.withLock { slept } }
 
     func set() { lock.withLock { slept = true } }
+}
+
+/// A pipe whose reader has taken everything written.
+private struct ReadPipe: OutputSink {
+    func write(_ bytes: [UInt8]) throws {}
+    var unreadBytes: Int? { 0 }
 }

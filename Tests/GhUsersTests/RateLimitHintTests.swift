@@ -68,7 +68,7 @@ struct RateLimitHintTests {
             .rateLimited(resetAt: now.addingTimeInterval(30), message: message), wait: true, maxWait: 1.5)
         #expect(shown.contains("That is longer than --max-wait allows (1.5s): run again then"), "\(shown)")
         // Past a minute, and far below a second, too (helper-321: "1m 31s" and "1e-05s").
-        for (given, said) in [(90.5, "90.5s"), (0.00001, "0.00001s")] {
+        for (given, said) in [(90.5, "90.5s"), (0.00001, "0.00001s"), (0.0000001, "1e-07s")] {
             let echoed = present(
                 .rateLimited(resetAt: now.addingTimeInterval(300), message: message), wait: true, maxWait: given)
             #expect(echoed.contains("That is longer than --max-wait allows (\(said)): run again then"), "\(echoed)")

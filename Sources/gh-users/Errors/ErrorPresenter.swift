@@ -328,7 +328,8 @@ struct ErrorPresenter: Sendable {
         guard maxWait != maxWait.rounded() else { return DurationText.describe(seconds: maxWait) }
         var digits = String(format: "%.6f", maxWait)
         while digits.hasSuffix("0") { digits.removeLast() }
-        return digits + "s"
+        // Under half a microsecond, six places are all zeros ("0.s": helper-323): as Swift writes it, then.
+        return (digits.hasSuffix(".") ? "\(maxWait)" : digits) + "s"
     }
 
     /// The numbers a token changes, for the bucket that is spent: search's are per minute. No token lifts a
