@@ -93,8 +93,8 @@ struct StarHistoryChartTests {
     }
 
     @Test func numbersAreGroupedInThousands() {
-        #expect(StarHistoryChart.grouped(0) == "0")
-        #expect(StarHistoryChart.grouped(999) == "999")
-        #expect(StarHistoryChart.grouped(1_234_567) == "1,234,567")
+        #expect(Counted.grouped(0) == "0")
+        #expect(Counted.grouped(999) == "999")
+        #expect(Counted.grouped(1_234_567) == "1,234,567")
     }
 }

@@ -275,7 +275,7 @@ final class PagedListViewModel<Item: ListedItem> {
             }
             if !isExhausted, pendingFailure == nil, case .shifting(let seen, _) = admitting, seen.isFull {
                 pendingFailure = .boundReached(
-                    "the list reached \(StarHistoryChart.grouped(seen.count)) items, more than any list on GitHub "
+                    "the list reached \(Counted.grouped(seen.count)) items, more than any list on GitHub "
                         + "holds, so paging stopped rather than read a list that does not end")
             }
             cursor = page.next

@@ -10,6 +10,17 @@ enum Counted {
         text(count, singular(of: plural), plural: plural)
     }
 
+    /// 12345 as "12,345".
+    static func grouped(_ number: Int) -> String {
+        let digits = String(number.magnitude)
+        var text = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { text.append(",") }
+            text.append(digit)
+        }
+        return (number < 0 ? "-" : "") + text
+    }
+
     /// The singular of a list's plural noun: "repositories", "addresses", "accounts".
     private static func singular(of plural: String) -> String {
         if plural.hasSuffix("ies") { return plural.dropLast(3) + "y" }

@@ -46,11 +46,11 @@ struct StargazersCommand: PeopleListCommand {
     /// 40,000. Never written for --via graphql, where REST is not asked.
     static func pastCapNote(_ takeover: StargazerReading.RESTTakeover) -> String {
         func pages(_ reach: Int, _ perPage: Int) -> String {
-            "\(StarHistoryChart.grouped(reach)) (\(StargazerReading.restPages) pages of \(perPage))"
+            "\(Counted.grouped(reach)) (\(StargazerReading.restPages) pages of \(perPage))"
         }
         switch takeover {
         case .counted(let count, let reach, let perPage):
-            return "gh-users: the repository counts \(StarHistoryChart.grouped(count)) stargazers and GitHub's REST "
+            return "gh-users: the repository counts \(Counted.grouped(count)) stargazers and GitHub's REST "
                 + "list reaches \(pages(reach, perPage)), so they were read through GraphQL."
         case .stopped(let reach, let perPage):
             return "gh-users: GitHub's REST list of stargazers stopped at \(pages(reach, perPage)) while the "

@@ -18,7 +18,7 @@ enum StarHistoryChart {
         // A total that never moved is drawn from 0, as full bars: from itself it would be no bars at all, which
         // reads as no stars.
         let low = opening == high ? 0 : opening
-        let labels = [grouped(high), grouped(low)]
+        let labels = [Counted.grouped(high), Counted.grouped(low)]
         let labelWidth = labels.map(\.count).max() ?? 1
         let columns = max(1, context.width - labelWidth - 2)
         let shown = buckets(points, columns: columns)
@@ -61,17 +61,6 @@ enum StarHistoryChart {
             let gained = points[start...end].reduce(0) { $0 + $1.gained }
             return StarPoint(start: points[start].start, gained: gained, total: points[end].total)
         }
-    }
-
-    /// 12345 as "12,345".
-    static func grouped(_ number: Int) -> String {
-        let digits = String(number.magnitude)
-        var text = ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { text.append(",") }
-            text.append(digit)
-        }
-        return (number < 0 ? "-" : "") + text
     }
 
     private static func colour(_ bars: String, _ context: RenderContext) -> String {

@@ -38,11 +38,11 @@ enum StarHistoryRenderer {
     /// "octocat/Hello-World: 42 stars now; 19 gained from 2025-08-01 to 2025-08-31", on one line when it fits
     /// the width, else on two.
     static func title(_ report: StarHistoryReport, _ context: RenderContext) -> String {
-        let count = StarHistoryChart.grouped(report.count) + (report.count == 1 ? " star" : " stars")
+        let count = Counted.grouped(report.count) + (report.count == 1 ? " star" : " stars")
         return ContributionsHeatmap.fitted(
             [
                 "\(report.repository): \(count) now;",
-                "\(StarHistoryChart.grouped(report.gained)) gained from \(report.span.lowerBound) to "
+                "\(Counted.grouped(report.gained)) gained from \(report.span.lowerBound) to "
                     + "\(report.span.upperBound)",
             ], width: context.width
         ).joined(separator: "\n")
