@@ -54,6 +54,36 @@ struct WaitAnnouncerTests {
         #expect(log.text.isEmpty)
     }
 
+    /// Stress: drawings, erasures and retries' notes from many tasks at once. A note is read and drawn under the
+    /// status line's lock, so every note repeats the line last drawn, and none follows an erasure.
+    @Test func notesFromManyTasksNeverFollowAnErasure() async {
+        let (io, _, err) = IOStreams.test(stderrTTY: true, width: 200)
+        await withTaskGroup(of: Void.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    for round in 0..<300 {
+                        switch (task + round) % 3 {
+                        case 0: io.drawStatusLine("Fetched \(round) pages")
+                        case 1: io.noteOnStatusLine("retrying (HTTP 502)")
+                        default: io.drawStatusLine("")
+                        }
+                    }
+                }
+            }
+        }
+        var drawn = ""
+        var notes = 0
+        for line in err.text.components(separatedBy: "\r\u{1B}[2K").dropFirst() {
+            if line.hasSuffix(" · retrying (HTTP 502)") {
+                notes += 1
+                #expect(!drawn.isEmpty && line == drawn + " · retrying (HTTP 502)", "\(line) after '\(drawn)'")
+            } else {
+                drawn = line
+            }
+        }
+        #expect(notes > 0)
+    }
+
     @Test func aRateLimitWaitOnATerminalCountsDownAndErasesItself() async throws {
         let (announcer, clock, err) = announcer(tty: true)
         try await announcer.sleep(.seconds(3), reason: .secondaryRateLimit)
