@@ -198,13 +198,8 @@ enum ErrorMapping {
             case .absent: return .rateLimited(resetAt: nil, message: message, resource: DomainError.secondaryLimit)
             }
         }
+        if let notice = serverNotice(response, message: message) { return notice }
         switch status {
-        case 404 where message.lowercased().hasPrefix("rate limiting is not enabled"):
-            // GitHub Enterprise Server's `/rate_limit` while its administrator has not turned rate limits on (the
-            // default): the server exists and limits nothing, which is not "no such thing" (exit 3).
-            return .refused(
-                "this server limits no requests: it answers GET /rate_limit with \"Rate limiting is not enabled.\" "
-                    + "(HTTP 404), as GitHub Enterprise Server does until its administrator turns rate limits on")
         case 404:
             return .notFound(resource: resource)
         case 401:

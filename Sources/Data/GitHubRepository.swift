@@ -14,7 +14,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
     private let client: HTTPClient
     /// The API root every request goes under (`--api-url`, `GH_HOST`): a `--changes` snapshot records it.
     package let apiRoot: URL
-    private let logger: Logger
+    let logger: Logger
     /// A run that spends a per-minute limit by design: see `waitingOutPerMinuteLimits()`.
     private var waitsOutPerMinuteLimits = false
 

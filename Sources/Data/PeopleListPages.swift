@@ -61,13 +61,25 @@ extension GitHubRepository {
         return page
     }
 
-    /// An empty first page (or a 204's none) of a repository whose count says it has some: withheld.
+    /// An empty first page (or a 204's none) of a repository whose count says it has some: withheld, unless the
+    /// repository's `permissions` say the token may triage it or more, as only a collaborator may (a public
+    /// repository's `pull` is everyone's): then the list is GitHub's answer and its count lags (a count is cached,
+    /// or a star was taken back between the two requests), which a warning says (helper-325).
     package func refuseEmpty(_ list: WithheldList, of owner: ListOwner, noContent: Bool = false)
         async throws(DomainError)
     {
         let repository = try await fetch(GitHubEndpoints.repository(owner))
         let counted = Int(JSONText.text(of: list.countKey, in: repository.raw.bytes)) ?? 0
         guard counted > 0 else { return }
+        let granted = ["admin", "maintain", "push", "triage"].first { role in
+            JSONText.text(at: ["permissions", role], in: repository.raw.bytes) == "true"
+        }
+        if let granted {
+            logger.warning(
+                "GitHub lists no \(list.noun) of \(owner), where its count says \(counted), to a token that has "
+                    + "\(granted) on it: its counts can lag behind its lists")
+            return
+        }
         let (status, answer) = noContent ? (204, "no list") : (200, "an empty list")
         throw Self.withheld(list, of: owner, status: status, saying: "\(answer), of \(counted); ")
     }

@@ -201,3 +201,45 @@ struct AcceptedPermissionsTests {
         #expect(forbidden(" ; ") == "Resource not accessible")
     }
 }
+
+/// A repository GitHub has blocked answers 451 (a DMCA takedown: the body gh4a#651 quotes from GitHub) or 403 (its
+/// terms: the body caarlos0/fork-cleaner#99 quotes), with a `block` naming the reason and the notice. No token lifts
+/// that: GitHub's answer (exit 1) with its reason and notice, never a refusal of the token (before: exit 4 for the
+/// 403, and the reason and notice lost; helper-325).
+struct BlockedRepositoryTests {
+    static let dmca =
+        #"{"message":"Repository access blocked","block":{"reason":"dmca","created_at":"2017-07-19T22:34:13Z","#
+        + #""html_url":"https://github.com/github/dmca/blob/master/2017/2017-07-17-SiCKRAGE.md"}}"#
+    static let terms =
+        #"{"message":"Repository access blocked","block":{"reason":"tos","created_at":"2021-06-08T01:02:15Z","#
+        + #""html_url":"https://github.com/tos"}}"#
+
+    @Test func aTakedownSaysItsReasonAndNotice() {
+        guard
+            case .server(451, let message, _)? = ErrorMapping.domainError(
+                for: answer(451, body: Self.dmca), resource: "x")
+        else {
+            Issue.record("not a server answer")
+            return
+        }
+        #expect(
+            message
+                == "Repository access blocked (dmca: https://github.com/github/dmca/blob/master/2017/"
+                + "2017-07-17-SiCKRAGE.md); GitHub blocks this repository for everyone, and no token lifts that")
+    }
+
+    @Test func aBlock403IsNoRefusalOfTheToken() {
+        let error = ErrorMapping.domainError(for: answer(403, body: Self.terms), resource: "x")
+        guard case .server(403, let message, _)? = error else {
+            Issue.record("\(String(describing: error))")
+            return
+        }
+        #expect(message.hasPrefix("Repository access blocked (tos: https://github.com/tos); GitHub blocks"))
+        // A 403 without a block is still the token's.
+        let plain = ErrorMapping.domainError(for: answer(403, body: #"{"message":"Forbidden"}"#), resource: "x")
+        guard case .unauthorized(403, _, _, _)? = plain else {
+            Issue.record("\(String(describing: plain))")
+            return
+        }
+    }
+}

@@ -57,7 +57,8 @@ enum HelpTopics {
             ),
             (
                 "1",
-                "a runtime failure: network, server error, malformed response, a partial failure in "
+                "a runtime failure: network, server error, malformed response, a repository GitHub has blocked "
+                    + "(451, or a 403 that names the block), a partial failure in "
                     + "'show A B C' (5 when a rate limit stopped it, 4 when GitHub refused the token), or --offline with an answer that is not "
                     + "cached; for 'follows', the answer no; "
                     + "a write not confirmed at its question (nothing sent), or whose pipe's reader left before "
@@ -78,7 +79,7 @@ enum HelpTopics {
             ),
             (
                 "4",
-                "authentication: a missing, bad or insufficient token (401, a 403 that is not a rate limit, a "
+                "authentication: a missing, bad or insufficient token (401, a 403 that is not a rate limit or a block, a "
                     + "2FA filter of members asked by someone who is not an owner (422), a 404 for a list whose "
                     + "organization or repository exists, or a GraphQL answer that refuses the "
                     + "token: a missing scope, SAML single sign-on, any other FORBIDDEN, such as an access map of "

@@ -184,6 +184,59 @@ struct PeopleListCommandTests {
         #expect(run.err.contains("an empty list, \(count) since July 2026"))
     }
 
+    /// The same empty list to a token the repository's `permissions` give push (or admin, maintain, triage): only
+    /// a collaborator has it, to whom GitHub lists them all, so the list is empty and its count lags (helper-325:
+    /// a nightly `--changes` of a small repository failed as a token's fault). Exit 0, with a warning; `pull`
+    /// alone, which a public repository gives everyone, is still withheld (above).
+    @Test(arguments: [
+        ("stargazers", "GET /repos/octocat/Hello-World/stargazers", "push", 80),
+        ("watchers", "GET /repos/octocat/Hello-World/subscribers", "admin", 42),
+    ])
+    func anEmptyListToACollaboratorIsEmpty(command: String, request: String, role: String, count: Int) async throws {
+        let harness = Self.signedIn()
+        let accept = command == "stargazers" ? "application/vnd.github.star+json" : nil
+        harness.expect(request + "?per_page=30", accept: accept, body: "empty-list")
+        let documented = String(decoding: Bodies.named("repos-get"), as: UTF8.self)
+        let granted = documented.replacing(#""\#(role)": false"#, with: #""\#(role)": true"#, maxReplacements: 1)
+        try #require(granted != documented)
+        harness.http.register(
+            RequestMatcher("GET /repos/octocat/Hello-World"), status: 200, headers: [], body: Data(granted.utf8))
+        let run = await harness.run([command, "octocat/Hello-World", "--format", "json"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == "[]\n")
+        let warned = harness.log.entries.map(\.message)
+        #expect(
+            warned == [
+                "GitHub lists no \(command) of octocat/Hello-World, where its count says \(count), to a token that "
+                    + "has \(role) on it: its counts can lag behind its lists"
+            ])
+        #expect(run.err.isEmpty, "\(run.err)")
+    }
+
+    /// A repository GitHub blocked (451 for a DMCA takedown, 403 for its terms, with a `block`: the bodies in
+    /// `BlockedRepositoryTests`) is exit 1 with GitHub's reason and notice, not exit 4, which says to fix the token
+    /// (helper-325), nor a list withheld.
+    @Test(arguments: [
+        (
+            451,
+            #"{"message":"Repository access blocked","block":{"reason":"dmca","html_url":"https://github.com/github/dmca"}}"#
+        ),
+        (403, #"{"message":"Repository access blocked","block":{"reason":"tos","html_url":"https://github.com/tos"}}"#),
+    ])
+    func aBlockedRepositorysListIsGitHubsAnswer(status: Int, body: String) async {
+        let harness = Self.signedIn()
+        harness.http.register(
+            RequestMatcher("GET /repos/octocat/Hello-World/subscribers?per_page=30"), status: status, headers: [],
+            body: Data(body.utf8))
+        let run = await harness.run(["watchers", "octocat/Hello-World"])
+        #expect(run.status == 1, "\(run.err)")
+        #expect(run.out.isEmpty)
+        #expect(
+            run.err.hasPrefix("gh-users: GitHub answered HTTP \(status): Repository access blocked ("), "\(run.err)")
+        #expect(run.err.contains("GitHub blocks this repository for everyone, and no token lifts that"))
+        #expect(!run.err.contains("July 2026"))
+    }
+
     /// A 404 for the list and for the repository too: no such repository (exit 3), not a list withheld.
     @Test(arguments: [
         ("stargazers", "GET /repos/octocat/Hello-World/stargazers"),
