@@ -89,6 +89,8 @@ struct TerminalSanitizerTests {
         ("bell\u{07}", "bell\\a"),
         ("csi\u{9B}31m", "csi\\u{9b}31m"),
         ("rtl\u{202E}txt", "rtl\u{FFFD}txt"),
+        // Every bidirectional control, the Arabic letter mark too (helper-324: only U+202E was tried here).
+        ("a\u{061C}b\u{200E}c\u{200F}d\u{2066}e\u{2069}f", "a\u{FFFD}b\u{FFFD}c\u{FFFD}d\u{FFFD}e\u{FFFD}f"),
         ("nul\u{0}del\u{7F}", "nul\\0del\\x7f"),
         ("line\nbreak\ttab\r", "line\\nbreak\\ttab\\r"),
         ("\u{1B}]8;;https://evil.example\u{07}click\u{1B}]8;;\u{07}", "\\e]8;;https://evil.example\\aclick\\e]8;;\\a"),

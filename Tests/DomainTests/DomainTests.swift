@@ -186,3 +186,13 @@ struct UserSizeTests {
         #expect(User(id: 1, login: "octocat", name: "The Octocat", followers: 20, raw: RawJSON("{}")) == copy)
     }
 }
+
+/// GitHub's repository roles from least to most, as `access --permission LEVEL` keeps "that level or higher"
+/// (helper-324: triage and write swapped went unseen by every test).
+struct RepositoryPermissionLevelTests {
+    @Test func rolesAreOrderedFromReadToAdmin() {
+        let shuffled: [RepositoryPermissionLevel] = [.admin, .write, .read, .maintain, .triage]
+        #expect(shuffled.sorted() == [.read, .triage, .write, .maintain, .admin])
+        #expect(RepositoryPermissionLevel.triage > .read && RepositoryPermissionLevel.triage < .write)
+    }
+}

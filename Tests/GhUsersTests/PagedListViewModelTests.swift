@@ -113,6 +113,22 @@ struct PagedListViewModelTests {
         #expect(recorder.loads == [nil, "p2", "p3"])
     }
 
+    /// A limit the list fills exactly, on its last page, leaves nothing more: a terminal is not told "Use --limit
+    /// N or --all for more" (helper-324: `>=` for `>` went unseen); one page short of its end, it is.
+    @Test func aLimitTheListFillsExactlyLeavesNothingMore() async throws {
+        let exact = viewModel(limit: .count(5), recorder: LoadRecorder())
+        var ids: [Int64] = []
+        while !exact.isExhausted { ids += try await exact.loadNextPage().map(\.id) }
+        #expect(ids == [1, 2, 3, 4, 5])
+        #expect(!exact.hasMore)
+        let short = viewModel(limit: .count(4), recorder: LoadRecorder())
+        ids = []
+        while !short.isExhausted { ids += try await short.loadNextPage().map(\.id) }
+        #expect(ids == [1, 2, 3, 4])
+        #expect(short.hasMore)
+        await settle()
+    }
+
     @Test func nothingIsRequestedPastTheLimit() async throws {
         let recorder = LoadRecorder()
         let model = viewModel(limit: .count(2), recorder: recorder)

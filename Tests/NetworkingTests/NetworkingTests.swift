@@ -23,6 +23,17 @@ struct LinkHeaderTests {
         #expect(link.links["last"] == "https://x/resource?page=3")
     }
 
+    /// A comma within a quoted parameter before `rel` does not end the link, and relation names are matched
+    /// without regard to case (RFC 8288, 2.1.1): a proxy's `rel="NEXT"` still pages on (helper-324: neither was
+    /// tested, so a list could stop quietly at its first page).
+    @Test func aQuotedCommaBeforeRelAndAnUppercaseRelKeepTheLink() {
+        let link = LinkHeader(
+            "<https://x/resource?page=2>; title=\"a,b\"; rel=\"NEXT\", <https://x/resource?page=1>; rel=\"Prev First\"")
+        #expect(link.next == "https://x/resource?page=2")
+        #expect(link.links["prev"] == "https://x/resource?page=1")
+        #expect(link.links["first"] == "https://x/resource?page=1")
+    }
+
     @Test(arguments: [nil, "", "garbage", "<unterminated; rel=\"next\""])
     func toleratesMissingOrBrokenHeaders(value: String?) {
         #expect(LinkHeader(value).next == nil)

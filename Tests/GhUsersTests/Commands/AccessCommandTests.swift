@@ -160,6 +160,27 @@ struct AccessCommandTests {
         if arguments.contains("--repo") { #expect(world.batches == [["web@"]]) }
     }
 
+    /// Triage is above read and below write (GitHub's order of repository roles): `--permission triage` keeps a
+    /// triager and leaves a reader out, `--permission write` leaves the triager out (helper-324: with no triager in
+    /// the map, triage and write could swap places unseen).
+    @Test(arguments: [
+        ("triage", ["octo-org/web triager"]), ("write", []),
+        ("read", ["octo-org/web octocat", "octo-org/web triager"]),
+    ])
+    func triageIsBetweenReadAndWrite(level: String, expected: [String]) async {
+        let triager = AccessBodies.Collaborator(
+            "triager", 4, "TRIAGE", [AccessBodies.Source("Repository", "octo-org/web", "READ", roleName: "triage")])
+        let world = AccessWorld(
+            organization: "octo-org", members: Self.members,
+            collaborators: ["web": [AccessBodies.Collaborator("octocat", 3, "READ", [Self.org]), triager]])
+        let run = await Self.harness(world).run([
+            "access", "octo-org", "--repo", "web", "--permission", level, "--format", "tsv", "--fields",
+            "repository,login",
+        ])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.split(separator: "\n").map { $0.replacingOccurrences(of: "\t", with: " ") } == expected)
+    }
+
     /// `--repo` writes each repository as GitHub names it (`nameWithOwner`), however it was typed and through a
     /// rename (`zeta` is now `api`), in the map's order by those names: the records are the full map's, byte for
     /// byte. `--changes` and `--state` record those names too.
