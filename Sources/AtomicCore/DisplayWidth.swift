@@ -82,17 +82,26 @@ package enum DisplayWidth {
     /// Never splits a grapheme cluster, so a combining mark stays with its base.
     package static func truncate(_ text: String, toWidth width: Int) -> String {
         guard width > 0 else { return "" }
-        if of(text) <= width { return text }
+        // Combining marks take no column, so a run of them would pass any width whole (helper-326: 400,000 of
+        // them made one 800 KB line of stderr): a column holds at most `scalarsPerColumn` scalars, which a
+        // family emoji (7 in 8 columns) or a letter with two accents stays well within.
+        let (product, overflow) = width.multipliedReportingOverflow(by: scalarsPerColumn)
+        let scalars = overflow ? Int.max : product
+        if of(text) <= width, text.unicodeScalars.count <= scalars { return text }
         var result = ""
-        var used = 0
+        var (used, usedScalars) = (0, 0)
         for character in text {
-            let characterWidth = of(String(character))
-            if used + characterWidth > width - 1 { break }
+            let (characterWidth, count) = (of(String(character)), character.unicodeScalars.count)
+            if used + characterWidth > width - 1 || usedScalars + count > scalars - 1 { break }
             result.append(character)
             used += characterWidth
+            usedScalars += count
         }
         return result + "…"
     }
+
+    /// How many Unicode scalars a column may hold before `truncate` cuts.
+    package static let scalarsPerColumn = 8
 
     /// Pads `text` with spaces on the right to exactly `width` columns (it must already fit).
     package static func pad(_ text: String, toWidth width: Int) -> String {

@@ -365,25 +365,6 @@ enum ErrorMapping {
     static func label(_ url: URL, method: String = "GET") -> String {
         method + " " + url.path + (url.query.map { "?" + $0 } ?? "")
     }
-
-    /// What a status means when GitHub's body says nothing readable (a proxy's HTML page, say).
-    static func reasonPhrase(_ status: Int) -> String {
-        switch status {
-        case 400: return "Bad Request"
-        case 401: return "Unauthorized"
-        case 403: return "Forbidden"
-        case 404: return "Not Found"
-        case 409: return "Conflict"
-        case 410: return "Gone"
-        case 422: return "Unprocessable Entity"
-        case 429: return "Too Many Requests"
-        case 500: return "Internal Server Error"
-        case 502: return "Bad Gateway"
-        case 503: return "Service Unavailable"
-        case 504: return "Gateway Timeout"
-        default: return "unexpected status"
-        }
-    }
 }
 
 extension String {

@@ -68,11 +68,15 @@ extension GitHubRepository {
     package func refuseEmpty(_ list: WithheldList, of owner: ListOwner, noContent: Bool = false)
         async throws(DomainError)
     {
-        let repository = try await fetch(GitHubEndpoints.repository(owner))
+        let asked = GitHubEndpoints.repository(owner)
+        let repository = try await fetch(asked)
         let counted = Int(JSONText.text(of: list.countKey, in: repository.raw.bytes)) ?? 0
         guard counted > 0 else { return }
+        // The literal `true` alone (not the string "true"), of an object that names each role once (helper-326).
+        let permissions = JSONText.value(at: ["permissions"], in: repository.raw.bytes) ?? []
+        try ResponseDecoder.refuseRepeatedKey(permissions, endpoint: "GET " + asked.path)
         let granted = ["admin", "maintain", "push", "triage"].first { role in
-            JSONText.text(at: ["permissions", role], in: repository.raw.bytes) == "true"
+            JSONText.value(at: [role], in: permissions) == Array("true".utf8)
         }
         if let granted {
             logger.warning(

@@ -12,7 +12,9 @@ extension ErrorMapping {
     /// - A repository GitHub has blocked (a DMCA takedown, a breach of its terms) is a 451, or a 403, whose body
     ///   carries a `block` with its `reason` and the notice's `html_url` (gh4a#651 quotes GitHub's answer for a
     ///   DMCA'd repository; octokit.rb raises `RepositoryUnavailable` for it): no token lifts that, so it is no
-    ///   refusal of the token (exit 4) but GitHub's answer (exit 1), with its reason and notice (helper-325).
+    ///   refusal of the token (exit 4) but GitHub's answer (exit 1), with its reason and notice (helper-325). Only
+    ///   at a repository's path (`/repos/…`, `/repositories/…`), with a reason in words, and never beside single
+    ///   sign-on's header: a `block` anywhere else must not hide what would lift a refusal (helper-326).
     static func serverNotice(_ response: HTTPResponse, message: String) -> DomainError? {
         let status = response.status
         if status == 404, message.lowercased().hasPrefix("rate limiting is not enabled") {
@@ -20,13 +22,13 @@ extension ErrorMapping {
                 "this server limits no requests: it answers GET /rate_limit with \"Rate limiting is not enabled.\" "
                     + "(HTTP 404), as GitHub Enterprise Server does until its administrator turns rate limits on")
         }
-        guard status == 451 || status == 403, response.body.count <= ResponseDecoder.maximumObjectBytes else {
-            return nil
-        }
-        let body = Array(response.body)
-        guard let block = JSONText.value(at: ["block"], in: body), block.first == UInt8(ascii: "{") else {
-            return nil
-        }
+        guard status == 451 || status == 403, response.headers["X-GitHub-SSO"] == nil,
+            response.url.pathComponents.contains(where: { $0 == "repos" || $0 == "repositories" }),
+            response.body.count <= ResponseDecoder.maximumObjectBytes,
+            let block = JSONText.value(at: ["block"], in: Array(response.body)), block.first == UInt8(ascii: "{"),
+            JSONText.value(at: ["reason"], in: block)?.first == UInt8(ascii: "\""),
+            !JSONText.text(of: "reason", in: block).isEmpty
+        else { return nil }
         let said = [("reason", 40), ("html_url", 300)].compactMap { key, length -> String? in
             let text = JSONText.text(of: key, in: block)
             guard !text.isEmpty else { return nil }
@@ -37,4 +39,21 @@ extension ErrorMapping {
             message: message + (said.isEmpty ? "" : " (" + said.joined(separator: ": ") + ")")
                 + "; GitHub blocks this repository for everyone, and no token lifts that")
     }
+
+    /// What a status means when GitHub's body says nothing readable (a proxy's HTML page, a captive portal's), in
+    /// RFC 9110's words (and RFC 6585's, RFC 7725's): a status that is none of these is "unexpected" (helper-326:
+    /// a bare 451 or 511 said no more than that).
+    static func reasonPhrase(_ status: Int) -> String {
+        reasonPhrases[status] ?? "unexpected status"
+    }
+
+    private static let reasonPhrases = [
+        400: "Bad Request", 401: "Unauthorized", 403: "Forbidden", 404: "Not Found", 405: "Method Not Allowed",
+        406: "Not Acceptable", 407: "Proxy Authentication Required", 408: "Request Timeout", 409: "Conflict",
+        410: "Gone", 413: "Content Too Large", 414: "URI Too Long", 415: "Unsupported Media Type",
+        422: "Unprocessable Entity", 429: "Too Many Requests", 431: "Request Header Fields Too Large",
+        451: "Unavailable For Legal Reasons", 500: "Internal Server Error", 501: "Not Implemented",
+        502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout", 505: "HTTP Version Not Supported",
+        511: "Network Authentication Required: a network on the way (a captive portal) asks for a login",
+    ]
 }

@@ -11,8 +11,9 @@ package enum DomainError: Error, Sendable, Equatable {
     /// The resource does not exist: REST's 404, or with `byGraphQL` GraphQL's null or `NOT_FOUND` (an answer of
     /// 200, which a message must not call a 404).
     case notFound(resource: String, requestID: String? = nil, byGraphQL: Bool = false)
-    /// A missing, bad or insufficient token (401, a 403 that is not a rate limit or a repository's block, or a GraphQL answer whose errors
-    /// refuse the token); `problem` is what the answer said about the token's scopes or single sign-on, if anything.
+    /// A missing, bad or insufficient token (401, a 403 that is not a rate limit or a repository's block, or a
+    /// GraphQL answer whose errors refuse the token); `problem` is what the answer said about the token's scopes or
+    /// single sign-on, if anything.
     case unauthorized(status: Int, message: String, problem: AccessProblem = .unstated, requestID: String? = nil)
     /// The command (`me`, `show --via graphql`: the message adds the program's name) needs a token and none
     /// was given; nothing was sent.

@@ -46,6 +46,19 @@ struct DisplayWidthTests {
         #expect(cut == "e\u{0301}e\u{0301}…")
     }
 
+    /// Combining marks take no column: 400,000 of them on one letter passed a width of 300 whole, an 800 KB line
+    /// of stderr from a server's message (helper-326). A column holds at most 8 scalars; a family emoji (7 scalars,
+    /// 8 columns as the sum of its parts) and letters with an accent are kept whole.
+    @Test func aRunOfZeroWidthMarksIsCut() {
+        let zalgo = "x" + String(repeating: "\u{0301}", count: 400_000) + " tail"
+        let cut = DisplayWidth.truncate(zalgo, toWidth: 300)
+        #expect(cut.unicodeScalars.count <= 2_400)
+        #expect(cut.hasSuffix("…"))
+        let family = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\u{200D}\u{1F466}"
+        #expect(DisplayWidth.truncate(family, toWidth: 8) == family)
+        #expect(DisplayWidth.truncate("Jose\u{0301} Mu\u{0308}ller", toWidth: 12) == "Jose\u{0301} Mu\u{0308}ller")
+    }
+
     @Test func paddingCountsDisplayColumns() {
         #expect(DisplayWidth.pad("山", toWidth: 4) == "山  ")
         #expect(DisplayWidth.pad("abcd", toWidth: 2) == "abcd")

@@ -213,12 +213,19 @@ struct BlockedRepositoryTests {
     static let terms =
         #"{"message":"Repository access blocked","block":{"reason":"tos","created_at":"2021-06-08T01:02:15Z","#
         + #""html_url":"https://github.com/tos"}}"#
+    static let repository = "https://api.github.com/repos/sickrage/sickrage/stargazers?per_page=30"
+
+    static func mapped(
+        _ status: Int, _ body: String, at url: String = repository, headers: [(String, String)] = []
+    ) -> DomainError? {
+        let response = HTTPResponse(
+            status: status, headers: HTTPHeaders(headers.map { (name: $0.0, value: $0.1) }), body: Data(body.utf8),
+            url: URL(string: url)!)
+        return ErrorMapping.domainError(for: response, resource: "x")
+    }
 
     @Test func aTakedownSaysItsReasonAndNotice() {
-        guard
-            case .server(451, let message, _)? = ErrorMapping.domainError(
-                for: answer(451, body: Self.dmca), resource: "x")
-        else {
+        guard case .server(451, let message, _)? = Self.mapped(451, Self.dmca) else {
             Issue.record("not a server answer")
             return
         }
@@ -229,17 +236,48 @@ struct BlockedRepositoryTests {
     }
 
     @Test func aBlock403IsNoRefusalOfTheToken() {
-        let error = ErrorMapping.domainError(for: answer(403, body: Self.terms), resource: "x")
+        let error = Self.mapped(403, Self.terms, at: "https://ghe.example/api/v3/repositories/42")
         guard case .server(403, let message, _)? = error else {
             Issue.record("\(String(describing: error))")
             return
         }
         #expect(message.hasPrefix("Repository access blocked (tos: https://github.com/tos); GitHub blocks"))
-        // A 403 without a block is still the token's.
-        let plain = ErrorMapping.domainError(for: answer(403, body: #"{"message":"Forbidden"}"#), resource: "x")
-        guard case .unauthorized(403, _, _, _)? = plain else {
-            Issue.record("\(String(describing: plain))")
+    }
+
+    /// A `block` elsewhere is not one (helper-326): a 403 without a block, a block without a reason in words, one
+    /// beside single sign-on's header (authorizing the token lifts that), or one at a path that is no
+    /// repository's, is still the token's refusal (exit 4).
+    @Test(arguments: [
+        (#"{"message":"Forbidden"}"#, repository, false),
+        (#"{"message":"Resource protected by organization SAML enforcement","block":{}}"#, repository, false),
+        (#"{"message":"x","block":{"reason":["dmca"]}}"#, repository, false),
+        (#"{"message":"x","block":{"reason":""}}"#, repository, false),
+        (dmca, repository, true),
+        (dmca, "https://api.github.com/users/octocat", false),
+        (dmca, "https://api.github.com/orgs/acme/members", false),
+    ])
+    func onlyARepositorysBlockIsOne(body: String, url: String, sso: Bool) {
+        let headers =
+            sso ? [("X-GitHub-SSO", "required; url=https://github.com/orgs/acme/sso?authorization_request=1")] : []
+        let error = Self.mapped(403, body, at: url, headers: headers)
+        guard case .unauthorized(403, _, _, _)? = error else {
+            Issue.record("\(String(describing: error))")
             return
         }
+    }
+
+    /// A status with no readable body says what it means in RFC 9110's words, where it said "unexpected status"
+    /// (helper-326): a bare 451, a captive portal's 511.
+    @Test(arguments: [
+        (451, "Unavailable For Legal Reasons"), (405, "Method Not Allowed"), (414, "URI Too Long"),
+        (511, "Network Authentication Required: a network on the way (a captive portal) asks for a login"),
+        (599, "unexpected status"),
+    ])
+    func aStatusWithoutABodySaysWhatItMeans(status: Int, phrase: String) {
+        guard case .server(status, let message, _)? = Self.mapped(status, "<html>portal</html>") else {
+            Issue.record("not a server answer")
+            return
+        }
+        #expect(message == phrase)
     }
 }

@@ -213,6 +213,29 @@ struct PeopleListCommandTests {
         #expect(run.err.isEmpty, "\(run.err)")
     }
 
+    /// The permissions are read as GitHub writes them (helper-326): the string "true" is no grant (withheld,
+    /// exit 4), and an object that names a role twice is malformed (exit 1), whichever value comes last.
+    @Test(arguments: [
+        (#""push": "true""#, 4, "since July 2026"),
+        (#""push": false, "push": true"#, 1, "the key 'push' is given twice"),
+        (#""push": true, "push": false"#, 1, "the key 'push' is given twice"),
+    ])
+    func theRepositorysPermissionsAreReadStrictly(permission: String, status: Int, said: String) async throws {
+        let harness = Self.signedIn()
+        harness.expect(
+            "GET /repos/octocat/Hello-World/subscribers?per_page=30", body: "empty-list")
+        let documented = String(decoding: Bodies.named("repos-get"), as: UTF8.self)
+        let changed = documented.replacing(#""push": false"#, with: permission, maxReplacements: 1)
+        try #require(changed != documented)
+        harness.http.register(
+            RequestMatcher("GET /repos/octocat/Hello-World"), status: 200, headers: [], body: Data(changed.utf8))
+        let run = await harness.run(["watchers", "octocat/Hello-World"])
+        #expect(run.status == status, "\(run.err)")
+        #expect(run.out.isEmpty)
+        #expect(run.err.contains(said), "\(run.err)")
+        #expect(harness.log.entries.isEmpty)
+    }
+
     /// A repository GitHub blocked (451 for a DMCA takedown, 403 for its terms, with a `block`: the bodies in
     /// `BlockedRepositoryTests`) is exit 1 with GitHub's reason and notice, not exit 4, which says to fix the token
     /// (helper-325), nor a list withheld.
