@@ -88,6 +88,18 @@ struct GraphQLRefusalCommandTests {
                 + "tokens, Configure SSO).\nrequest id: CF25:41C0:C9E976\n")
     }
 
+    /// A refusal after another error is still the token's (exit 4, with the scope GitHub names), whatever error
+    /// comes first (helper-327: the first error alone, exit 1, went unseen).
+    @Test(arguments: commands.map(\.arguments))
+    func aRefusalAfterAnotherErrorIsStillTheTokens(arguments: [String]) async {
+        let other = #"{"type":"SERVICE_UNAVAILABLE","message":"Something went wrong while executing your query."}"#
+        let body = Self.scopes.replacingOccurrences(of: #"{"errors":["#, with: #"{"errors":["# + other + ",")
+        let run = await Self.run(arguments, body: body, headers: [("X-OAuth-Scopes", "repo")])
+        #expect(run.status == 4, "\(run.err)")
+        #expect(run.out.isEmpty)
+        #expect(run.err.contains("(GitHub accepts: read:org)"), "\(run.err)")
+    }
+
     /// Every field a query asks that needs the scope is refused, each naming what it accepts: all are named,
     /// once each; the untyped sentence of older answers is the same refusal.
     @Test func everyScopeNamedIsGivenOnce() async {
