@@ -148,10 +148,12 @@ enum ErrorMapping {
                 "GitHub does not list this repository's contributors: its history or contributor list is too "
                     + "large to list through the API (HTTP 403)")
         }
-        guard case .notFound(_, let requestID, _) = error, let scope = endpoint.scope else { return error }
+        guard case .notFound(_, let requestID, _) = error else { return error }
         let ownAccount = endpoint.parameters.isEmpty && (endpoint.path == "/user" || endpoint.path.hasPrefix("/user/"))
         let underOwner = endpoint.path.hasPrefix("/orgs/") || endpoint.path.hasPrefix("/repos/")
-        guard ownAccount || underOwner else { return error }
+        guard let scope = endpoint.scope, ownAccount || underOwner else {
+            return endpoint.parameters.isEmpty ? unserved(endpoint, url: url, requestID: requestID) : error
+        }
         return .unauthorized(status: 404, message: "Not Found", problem: .scope(accepted: scope), requestID: requestID)
     }
 

@@ -28,7 +28,7 @@ extension DomainError {
     /// helper-291).
     static func onALaterPage(_ error: DomainError) -> DomainError {
         switch error {
-        case .notFound(_, let requestID, _), .unauthorized(404, _, _, let requestID):
+        case .notFound(_, let requestID, _), .unauthorized(404, _, _, let requestID), .server(404, _, let requestID):
             return .server(
                 status: 404, message: "a next page GitHub linked to was not found, so the list stopped there",
                 requestID: requestID)

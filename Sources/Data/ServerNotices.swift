@@ -40,6 +40,17 @@ extension ErrorMapping {
                 + "; GitHub blocks this repository for everyone, and no token lifts that")
     }
 
+    /// A 404 of an endpoint that names nothing (`GET /rate_limit`, `/search/users`, `/user`): no login or
+    /// repository is missing, so it is not "not found" (exit 3, "no search results", which reads as an empty
+    /// search) but a server that does not serve the endpoint, most likely another API's URL (exit 1;
+    /// helper-326), as GraphQL's 404 is.
+    static func unserved(_ endpoint: Endpoint, url: URL?, requestID: String?) -> DomainError {
+        let asked = url.map { label($0, method: endpoint.method.rawValue) } ?? endpoint.path
+        return .server(
+            status: 404, message: "\(asked) was not found: this server does not serve it; check the API URL",
+            requestID: requestID)
+    }
+
     /// What a status means when GitHub's body says nothing readable (a proxy's HTML page, a captive portal's), in
     /// RFC 9110's words (and RFC 6585's, RFC 7725's): a status that is none of these is "unexpected" (helper-326:
     /// a bare 451 or 511 said no more than that).

@@ -235,6 +235,26 @@ struct CommandErrorTests {
         #expect(run.err.contains(says), "\(run.err)")
     }
 
+    /// A 404 of an endpoint that names nothing is no login or repository missing (exit 3: "no search results"
+    /// read as an empty search) but a server that does not serve it, most likely another API's URL (exit 1;
+    /// helper-326). A 404 naming something stays exit 3 (the tests above), and `/user/…`'s a missing scope.
+    @Test(arguments: [
+        (["search", "octo"], "GET /search/users?q=octo&per_page=30"),
+        (["me"], "GET /user"),
+        (["list"], "GET /users?since=0&per_page=30"),
+    ])
+    func aNotFoundOfAnEndpointThatNamesNothingIsTheServers(arguments: [String], request: String) async {
+        let harness = CommandHarness.signedIn()
+        harness.expect(request, status: 404, headers: [CommandHarness.requestID], body: "error-404")
+        let run = await harness.run(arguments)
+        #expect(run.status == 1, "\(run.err)")
+        #expect(run.out.isEmpty)
+        let path = request.dropFirst(4).split(separator: "?")[0]
+        #expect(
+            run.err.hasPrefix("gh-users: GitHub answered HTTP 404: GET \(path)"), "\(run.err)")
+        #expect(run.err.contains("was not found: this server does not serve it; check the API URL"), "\(run.err)")
+    }
+
     @Test func aListFollowsItsLinkHeaderToTheSecondPage() async {
         let harness = CommandHarness()
         harness.expect(

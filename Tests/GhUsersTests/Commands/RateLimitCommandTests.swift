@@ -34,9 +34,15 @@ struct RateLimitCommandTests {
         #expect(
             err.text.hasPrefix("gh-users: this server limits no requests: it answers GET /rate_limit with "),
             "\(err.text)")
+        // Any other 404 is no name missing (exit 3, "no rate limits") but a server that does not serve the
+        // endpoint (exit 1; helper-326), most likely another API's URL.
         data.refuse("GET /rate_limit", status: 404, message: "Not Found")
-        let (missing, _, _) = AppEnvironment.test(http: data)
-        #expect(await run(["rate-limit"], missing) == 3)
+        let (missing, _, said) = AppEnvironment.test(http: data)
+        #expect(await run(["rate-limit"], missing) == 1)
+        #expect(
+            said.text.hasPrefix(
+                "gh-users: GitHub answered HTTP 404: GET /rate_limit was not found: this server does not serve it; "
+                    + "check the API URL"), "\(said.text)")
     }
 
     @Test func rateLimitTableAndJSON() async throws {
