@@ -76,6 +76,8 @@ struct DisplayWidthTests {
     ("http://alice:pw@127.0.0.1:1/graphql?x=a@b", "http://***@127.0.0.1:1/graphql?x=a@b"),
     ("http://127.0.0.1:8080/users/octocat", "http://127.0.0.1:8080/users/octocat"),
     ("mail a@b.example", "mail a@b.example"),
+    // A password holding `@` is masked up to the authority's last one (helper-327: the first one went unseen).
+    ("Location: http://alice:p@ss@proxy.example:3128/x", "Location: http://***@proxy.example:3128/x"),
 ])
 func urlUserInfoIsMasked(input: String, expected: String) {
     #expect(URLUserInfo.masked(in: input) == expected)
