@@ -258,6 +258,31 @@ struct CrawlStateFileSafetyTests {
         #expect(FileManager.default.contents(atPath: folder("s.json")) == Data("new".utf8))
         #expect(!FileManager.default.fileExists(atPath: folder("s.json.tmp")))
     }
+
+    /// A replacement that cannot be flushed to disk before its rename (EIO) is not put in place: a crash after the
+    /// rename could leave an empty or partial file where the old one was whole (helper-327: dropping the flush went
+    /// unseen). The old file stays byte for byte, and the temporary file goes.
+    @Test func aReplacementThatCannotBeFlushedIsNotPutInPlace() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let file = OwnedFile(path: folder("s.json"), kind: "snapshot file", option: "--changes", limitBytes: 1 << 16)
+        try file.replace(with: Array("old".utf8))
+        var synced = 0
+        #expect {
+            try file.commit(
+                file.prepare(Array("new".utf8)) { _ in
+                    synced += 1
+                    errno = EIO
+                    return -1
+                })
+        } throws: { error in
+            let message = (error as? LocalFileError)?.message ?? ""
+            return message.hasPrefix("cannot flush the snapshot file ") && message.contains("s.json.tmp")
+        }
+        #expect(synced == 1)
+        #expect(FileManager.default.contents(atPath: folder("s.json")) == Data("old".utf8))
+        #expect(!FileManager.default.fileExists(atPath: folder("s.json.tmp")))
+    }
 }
 
 /// What the hints print must be what a shell reads back.

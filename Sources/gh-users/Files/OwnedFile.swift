@@ -162,8 +162,8 @@ struct OwnedFile: Sendable {
         }
     }
 
-    /// `bytes` written to the temporary file and flushed to disk, for `commit`.
-    func prepare(_ bytes: [UInt8]) throws(LocalFileError) -> Replacement {
+    /// `bytes` written to the temporary file and flushed to disk (`sync`, fsync but for a test), for `commit`.
+    func prepare(_ bytes: [UInt8], sync: (Int32) -> Int32 = fsync) throws(LocalFileError) -> Replacement {
         try checkLinks()
         try checkWritable()
         let temporary = temporaryPath
@@ -185,7 +185,7 @@ struct OwnedFile: Sendable {
         } catch {
             throw failure("write", temporary, error.code)
         }
-        guard fsync(descriptor) == 0 else { throw failure("flush", temporary, errno) }
+        guard sync(descriptor) == 0 else { throw failure("flush", temporary, errno) }
         closed = true
         guard close(descriptor) == 0 else { throw failure("write", temporary, errno) }
         return replacement

@@ -31,16 +31,19 @@ struct APIVersionRefusalCommandTests {
     /// GitHub answers a version it no longer supports with the 400 above (docs.github.com/rest/overview/api-versions:
     /// "If you specify an API version that is no longer supported, you will receive a 400 error"); its 410 Gone is
     /// about the resource (gone, or disabled), so it is GitHub's message alone, exit 1 as any other HTTP failure.
-    /// Before: every 410 said "This gh-users is too old for GitHub's API … upgrade gh-users."
-    @Test func aPlainGoneIsGitHubsMessageNotAnUpgrade() async {
+    /// Before: every 410 said "This gh-users is too old for GitHub's API … upgrade gh-users." A 410 whose words
+    /// name the version header is still no version refusal (helper-327: taking 410 as 400 went unseen).
+    @Test(arguments: ["Gone", "Gone: X-GitHub-Api-Version 2022-11-28 of this endpoint"])
+    func aPlainGoneIsGitHubsMessageNotAnUpgrade(message: String) async {
         let harness = CommandHarness.signedIn()
         harness.http.register(
             RequestMatcher("GET /users/gone"), status: 410, headers: [CommandHarness.requestID],
-            body: Data(#"{"message":"Gone"}"#.utf8))
+            body: Data(#"{"message":"\#(message)"}"#.utf8))
         let run = await harness.run(["show", "gone"])
         #expect(run.status == 1)
         #expect(run.out.isEmpty)
-        #expect(run.err == "gh-users: GitHub answered HTTP 410: Gone\nrequest id: CF25:41C0:C9E976\n", "\(run.err)")
+        #expect(
+            run.err == "gh-users: GitHub answered HTTP 410: \(message)\nrequest id: CF25:41C0:C9E976\n", "\(run.err)")
     }
 }
 

@@ -191,13 +191,19 @@ struct PeopleListCommandTests {
     @Test(arguments: [
         ("stargazers", "GET /repos/octocat/Hello-World/stargazers", "push", 80),
         ("watchers", "GET /repos/octocat/Hello-World/subscribers", "admin", 42),
+        ("stargazers", "GET /repos/octocat/Hello-World/stargazers", "triage", 80),
+        ("watchers", "GET /repos/octocat/Hello-World/subscribers", "maintain", 42),
     ])
     func anEmptyListToACollaboratorIsEmpty(command: String, request: String, role: String, count: Int) async throws {
         let harness = Self.signedIn()
         let accept = command == "stargazers" ? "application/vnd.github.star+json" : nil
         harness.expect(request + "?per_page=30", accept: accept, body: "empty-list")
         let documented = String(decoding: Bodies.named("repos-get"), as: UTF8.self)
-        let granted = documented.replacing(#""\#(role)": false"#, with: #""\#(role)": true"#, maxReplacements: 1)
+        // The documented repository names admin, push and pull; GitHub's answers today add maintain and triage.
+        let granted =
+            documented.contains(#""\#(role)": false"#)
+            ? documented.replacing(#""\#(role)": false"#, with: #""\#(role)": true"#, maxReplacements: 1)
+            : documented.replacing(#""pull": true,"#, with: #""pull": true, "\#(role)": true,"#, maxReplacements: 1)
         try #require(granted != documented)
         harness.http.register(
             RequestMatcher("GET /repos/octocat/Hello-World"), status: 200, headers: [], body: Data(granted.utf8))
