@@ -82,6 +82,16 @@ struct StarHistoryTests {
         #expect(days.map(\.total) == [90, 97, 97, 97, 97, 97, 98, 98])
     }
 
+    /// Stars given on the span's last day count in its total, and are not taken off as if given after it
+    /// (helper-327: `>=` for `>` there was caught only by the below-zero test).
+    @Test func theSpansLastDayKeepsItsStarsInItsTotal() throws {
+        let history = StarHistory(count: 19, weeks: [try #require(documented)])
+        let span = try #require(CalendarDay("2025-08-11"))...(try #require(CalendarDay("2025-08-12")))
+        let days = history.days(in: span)
+        #expect(days.map(\.gained) == [12, 7])
+        #expect(days.map(\.total) == [12, 19])
+    }
+
     @Test func weeksSumTheSpansDaysFromTheirSunday() throws {
         let history = StarHistory(count: 19, weeks: [try #require(documented)])
         let span = try #require(CalendarDay("2025-08-11"))...(try #require(CalendarDay("2025-08-20")))
