@@ -42,8 +42,11 @@ enum ErrorMapping {
 
     /// "4 attempts over 3.1 s".
     private static func attempts(_ failure: RequestFailure) -> String {
-        let count = failure.attempts == 1 ? "1 attempt" : "\(failure.attempts) attempts"
-        return count + " over " + String(format: "%.1f s", failure.elapsed.inSeconds)
+        attempts(failure.attempts, over: failure.elapsed)
+    }
+
+    static func attempts(_ attempts: Int, over elapsed: Duration) -> String {
+        (attempts == 1 ? "1 attempt" : "\(attempts) attempts") + " over " + String(format: "%.1f s", elapsed.inSeconds)
     }
 
     /// Where libcurl takes a proxy from, and how to go around it.
@@ -211,7 +214,7 @@ enum ErrorMapping {
                 status: status, message: message + acceptedPermissions(response),
                 problem: accessProblem(response, message: message))
         default:
-            return .server(status: status, message: message)
+            return .server(status: status, message: message + retried(response, limit: limit))
         }
     }
 

@@ -40,6 +40,17 @@ extension ErrorMapping {
                 + "; GitHub blocks this repository for everyone, and no token lifts that")
     }
 
+    /// An error answer the client asked again for (a 5xx) says so, as a failure with no answer does: ", after 4
+    /// attempts over 1.3 s", and how long the last answer's `Retry-After` asks to wait before the next: the
+    /// client leaves one over a minute to its backoff (helper-326: the message said neither, so a user could not
+    /// tell it was retried, nor when to come back). Nothing for an answer of one attempt.
+    static func retried(_ response: HTTPResponse, limit: RateLimitInfo) -> String {
+        guard response.attempts > 1 else { return "" }
+        let tried = ", after " + attempts(response.attempts, over: response.elapsed)
+        guard let wait = limit.retryAfter.value, wait > .zero else { return tried }
+        return tried + "; GitHub asks for \(Int(wait.inSeconds.rounded(.up))) s before another (Retry-After)"
+    }
+
     /// A 404 of an endpoint that names nothing (`GET /rate_limit`, `/search/users`, `/user`): no login or
     /// repository is missing, so it is not "not found" (exit 3, "no search results", which reads as an empty
     /// search) but a server that does not serve the endpoint, most likely another API's URL (exit 1;

@@ -167,9 +167,11 @@ package struct HTTPClient: Sendable {
         var secondaryRetries = 0
         // The loop's own clock, so a test's recorded waits count as time passed.
         let started = clock.now()
+        func elapsed() -> Duration {
+            .milliseconds(Int64(max(0, clock.now().timeIntervalSince(started)) * 1000))
+        }
         func failure(_ error: TransportError) -> RequestFailure {
-            let seconds = max(0, clock.now().timeIntervalSince(started))
-            return RequestFailure(error, attempts: attempts, elapsed: .milliseconds(Int64(seconds * 1000)))
+            RequestFailure(error, attempts: attempts, elapsed: elapsed())
         }
         func cancelledBetweenAttempts() -> RequestFailure {
             var cancelled = failure(.cancelled)
@@ -200,9 +202,12 @@ package struct HTTPClient: Sendable {
                 repeatableQuery: request.repeatableQuery
             )
             guard case .retry(let delay, let reason) = decision else {
-                if case .success(let response) = outcome {
+                if case .success(var response) = outcome {
                     logAnswer(request, response, attempts: attempts)
                     noticeRetirement(response)
+                    response.attempts = attempts
+                    response.elapsed = elapsed()
+                    return response
                 }
                 return try outcome.mapError(failure).get()
             }

@@ -101,6 +101,10 @@ package struct HTTPResponse: Sendable, Equatable {
     package var body: Foundation.Data
     /// The URL that answered, which differs from the request's after a redirect.
     package var url: URL
+    /// How many times the request was sent for this answer, over how long: more than one when the client tried
+    /// again (a 5xx), so that a failure can say it was retried, as one with no answer does (helper-326).
+    package var attempts = 1
+    package var elapsed = Duration.zero
 
     package init(status: Int, headers: HTTPHeaders = HTTPHeaders(), body: Foundation.Data = Foundation.Data(), url: URL)
     {

@@ -230,6 +230,32 @@ struct SmallerTruthsTests {
             "\(run.err)")
     }
 
+    /// A 5xx the client asked again for says so, as a failure with no answer does, and when GitHub asks to be
+    /// asked again: a `Retry-After` over a minute is left to the backoff, so the run ends before it has passed
+    /// (helper-326). Before: "GitHub answered HTTP 503: Service Unavailable" alone, which read as asked once.
+    @Test(arguments: [
+        (["--retries", "0"], [("Retry-After", "120")], ""),  // asked once: nothing to say
+        ([], [], ", after 4 attempts over 0.0 s"),
+        (
+            [], [("Retry-After", "120")],
+            ", after 4 attempts over 0.0 s; GitHub asks for 120 s before another (Retry-After)"
+        ),
+    ])
+    func aRetriedServerErrorSaysSo(options: [String], headers: [(String, String)], said: String) async {
+        let harness = CommandHarness.signedIn()
+        for _ in 0..<(options.isEmpty ? StubTransport.attemptsWithDefaultRetries : 1) {
+            harness.http.register(
+                RequestMatcher("GET /users/octocat"), status: 503, headers: headers + [CommandHarness.requestID],
+                body: Data(#"{"message":"Service Unavailable"}"#.utf8))
+        }
+        let run = await harness.run(["show", "octocat"] + options)
+        #expect(run.status == 1)
+        #expect(run.out.isEmpty)
+        #expect(
+            run.err == "gh-users: GitHub answered HTTP 503: Service Unavailable\(said)\nrequest id: CF25:41C0:C9E976\n",
+            "\(run.err)")
+    }
+
     /// A PATCH sent and its answer lost may have changed the profile. Before: the network error alone.
     @Test func aLostEditAnswerSaysToCheckWithMe() async {
         let harness = CommandHarness.signedIn()
