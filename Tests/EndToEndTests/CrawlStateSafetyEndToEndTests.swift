@@ -88,10 +88,9 @@ struct CrawlStateSafetyEndToEndTests {
     /// A state that cannot be saved after a page went to `>> FILE` (a full disk, a read-only mount; here a folder
     /// planted at the state's temporary name mid-run): the state goes on from before that page, which is in the
     /// file. stderr names the length to cut the file back to, and done as told, the rerun leaves the crawl whole,
-    /// no account twice, stderr in the same file (`2>&1`) or not. A review's full disk got only the rerun's command,
-    /// and 100 accounts twice; then a count of bytes from the end, which `2>&1` put the message after.
-    @Test(arguments: [false, true])
-    func aPageTheStateCouldNotCountIsNamedAndTheRerunMendsIt(stderrInTheFile: Bool) async throws {
+    /// no account twice. A review's full disk got only the rerun's command, and 100 accounts twice; then a count
+    /// of bytes from the end. (stderr into the same file, `2>&1`, is refused: stderrIntoTheAppendedFileIsRefused….)
+    @Test func aPageTheStateCouldNotCountIsNamedAndTheRerunMendsIt() async throws {
         try await withServer(users: 1_000, latency: 40) { server in
             let list = #""$GH_USERS" list --all --format tsv --api-url "$API" --no-cache"#
             let whole = try await shell(list, server)
@@ -99,10 +98,10 @@ struct CrawlStateSafetyEndToEndTests {
             // The folder goes in once the first page is in the file, and the crawl is far from its end. (`: ;` ends
             // `cd` before the `&`, which would take it into the background with the crawl.)
             let cut = try await shell(
-                ": ; " + list + #" --state s >> out.tsv \#(stderrInTheFile ? "2>&1" : "") & pid=$!; "#
+                ": ; " + list + #" --state s >> out.tsv & pid=$!; "#
                     + #"until [ -s out.tsv ] && mkdir s.tmp 2>/dev/null; do sleep 0.005; done; wait $pid"#, server)
             #expect(cut.status == 1, "\(cut.stderr)")
-            let said = stderrInTheFile ? read("out.tsv") : cut.stderr
+            let said = cut.stderr
             #expect(said.contains(" are the page the state could not count"), "\(said)")
             let length = try #require(
                 said.split(separator: "(truncate -s ").last.flatMap { Int($0.prefix { $0.isNumber }) }, "\(said)")
@@ -342,6 +341,26 @@ struct CrawlStateSafetyEndToEndTests {
     }
 
     // MARK: The shape of the output (issue 20, item 13)
+
+    /// stderr into the file stdout appends to (`>> FILE 2>&1`, a cron job's habit) would write the run's messages
+    /// among the records, which no rerun checks: refused before anything is asked, as `access --state` is, file
+    /// and state left as they were. With no terminal (`setsid`, as under cron) only the exit status can say it.
+    /// Before: each run wrote its rate-limit text into the data, and `jq` stopped at that line (helper-329).
+    @Test func stderrIntoTheAppendedFileIsRefusedBeforeAnythingIsAsked() async throws {
+        try await withServer(users: 300) { server in
+            try write("users.ndjson", "{\"id\":1}\n")
+            let crawl = #""$GH_USERS" list --all --state s --format ndjson --api-url "$API" --no-cache >> users.ndjson"#
+            let mixed = try await shell("setsid -w " + crawl + " 2>&1", server)
+            #expect(mixed.status == 1)
+            #expect(read("users.ndjson") == "{\"id\":1}\n")
+            #expect(!exists("s") && !exists("s.lock"))
+            #expect(server.requests.isEmpty)
+            // stderr elsewhere: the crawl runs.
+            let apart = try await shell(crawl + " 2> err", server)
+            #expect(apart.status == 0, "\(read("err"))")
+            #expect(read("users.ndjson").split(separator: "\n").count == 301)
+        }
+    }
 
     /// A state made with --format csv --output c.csv: before, a rerun with another format, or none, appended
     /// JSON or TSV lines to the CSV. Each difference is exit 1, naming it, with the file and state untouched.

@@ -257,8 +257,8 @@ struct ListStream<Item: ListedItem> {
     }
 
     /// The line that says to cut `file` back by the `bytes` of a page the state could not count, which the rerun
-    /// writes again. The length to cut back to is said whole: stderr may go to the same file (`>> FILE 2>&1`),
-    /// where this message comes after the page, and a count from the end would cut inside it (a review's find).
+    /// writes again. The length to cut back to is said whole: stderr may go to the same file (`--output FILE
+    /// 2>> FILE`), where this message comes after the page, and a count from the end would cut inside it.
     private static func uncounted(_ bytes: Int, of file: String) -> String? {
         guard bytes > 0, let length = (try? FileManager.default.attributesOfItem(atPath: file))?[.size] as? Int,
             length >= bytes

@@ -109,6 +109,18 @@ enum OutputLock {
                 + "(2> FILE, or the terminal)")
     }
 
+    /// With `--state` and stdout appended to the file `stdoutFile` (`list`), whether stderr goes there too
+    /// (`>> FILE 2>&1`): refused before anything is said or asked, on the terminal, the one place left to say it.
+    /// With none (cron, `setsid`), the exit status alone says it: a message in the file would stay among the
+    /// records, which no rerun of `list` checks (helper-329: both runs wrote their rate-limit text into the data).
+    static func refusedSharedStderr(stdoutFile: String?) -> Bool {
+        guard let stdoutFile, let refusal = stderrRefusal(forStdout: TerminalSanitizer.quotedPath(stdoutFile)) else {
+            return false
+        }
+        tellTerminal("gh-users: " + refusal.message)
+        return true
+    }
+
     /// Whether stderr and stdout are one file (`2>&1`).
     static func stderrSharesStdout() -> Bool {
         var output = stat()

@@ -111,7 +111,7 @@ enum ListUsersCommand {
             To a pipe, the state records a page once the reader has read 128 KiB past it, and the run waits
             for the reader to take the rest; one that leaves first (| head) is exit 1, and its last reads come again.
             An output (--output, or stdout with >>) that is FILE, FILE.lock or FILE.tmp, by any name, is a
-            usage error (exit 64): the state replaces them.
+            usage error (exit 64): the state replaces them. stderr into a >> FILE too (2>&1) is exit 1.
 
             --output FILE appends to FILE instead of stdout. With --state, a run first cuts FILE back to the
             length the state recorded, and the file is flushed to disk before the state is replaced, so even
@@ -339,9 +339,12 @@ extension ListUsersOptions: GitHubCommand {
         profiles = parsed.profiles
     }
 
-    /// Exit 4 without a token for `--full --via graphql`; with `--state` or `--output`, the crawl's setup; then
-    /// `GET /users` from `--since`, each account past the last one written, up to `--until`.
+    /// With `--state`, stderr into stdout's file refused first (as `access`); exit 4 without a token for `--full --via
+    /// graphql`; the crawl's setup; then `GET /users` from `--since`, each account past the last written, to `--until`.
     func run(_ initialContext: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
+        if statePath != nil, outputPath == nil, OutputLock.refusedSharedStderr(stdoutFile: initialContext.stdoutFile) {
+            return .setupFailed
+        }
         if profiles.full, profiles.via == .graphql, !initialContext.presenter.hasToken {
             return ProfileSource.tokenRequirement(command: "list").refuse(initialContext)
         }
