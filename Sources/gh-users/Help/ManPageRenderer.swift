@@ -43,10 +43,11 @@ enum ManPageRenderer {
         if !spec.examples.isEmpty {
             text += Roff.section("EXAMPLES") + examples(spec.examples)
         }
-        // A subcommand's page points to its command's, as gh's pages do.
+        // A subcommand's page points to its command's, and a command's to its subcommands', as gh's pages do.
         let parent = spec.section == nil ? CommandCatalog.spec(named: String(spec.name.prefix { $0 != " " })) : nil
+        let related = (parent.map { [$0] } ?? []) + spec.subcommands
         text += Roff.section("SEE ALSO")
-        text += parent.map { Roff.reference(pageName($0)) + ",\n" } ?? ""
+        text += related.map { Roff.reference(pageName($0)) + ",\n" }.joined()
         text += Roff.reference("gh-users") + "\n"
         return text
     }
