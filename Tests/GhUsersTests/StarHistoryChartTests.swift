@@ -38,12 +38,14 @@ struct StarHistoryChartTests {
     }
 
     /// Too few columns for both dates apart: the last follows the first where the width has room (before, only
-    /// the first was shown, helper-313), and the first alone where it has not.
+    /// the first was shown, helper-313), and goes on a line of its own where it has not (before, it was lost at
+    /// 20 columns, helper-329).
     @Test func aNarrowChartStillSaysItsLastDate() {
         let wide = StarHistoryChart.render(days(3), title: "t", context: context(width: 80, colour: false))
         #expect(wide.split(separator: "\n").last == "       2025-01-01 to 2025-01-03")
-        let narrow = StarHistoryChart.render(days(3), title: "t", context: context(width: 24, colour: false))
-        #expect(narrow.split(separator: "\n").last == "       2025-01-01")
+        let narrow = StarHistoryChart.render(days(3), title: "t", context: context(width: 20, colour: false))
+        #expect(narrow.split(separator: "\n").suffix(2) == ["       2025-01-01", "       to 2025-01-03"])
+        #expect(narrow.split(separator: "\n").allSatisfy { $0.count <= 20 }, "\(narrow)")
         let one = StarHistoryChart.render(days(1), title: "t", context: context(width: 80, colour: false))
         #expect(one.split(separator: "\n").last == "       2025-01-01")
     }

@@ -30,6 +30,7 @@ enum StarHistoryChart {
             let eighths = Int(Double(point.total - low) * Double(rows * 8) / Double(high - low))
             return point.total > low ? max(1, eighths) : 0
         }
+        let indent = String(repeating: " ", count: labelWidth + 2)
         var lines = [title]
         for row in 0..<rows {
             let floor = (rows - 1 - row) * 8
@@ -39,7 +40,8 @@ enum StarHistoryChart {
             lines.append(pad(label, labelWidth) + axis + colour(bars, context))
         }
         // The first date under the first column; the last under the last, when both fit apart under the bars, and
-        // else after the first where the width has room (helper-313: three days' bars showed the first alone).
+        // else after the first where the width has room (helper-313: three days' bars showed the first alone), or
+        // on a line of its own (helper-329: at 20 columns the last was lost).
         let start = first.start.description
         let end = last.start.description
         let room = shown.count - start.count - end.count
@@ -47,8 +49,8 @@ enum StarHistoryChart {
         let dates =
             room >= 1
             ? start + String(repeating: " ", count: room) + end
-            : labelWidth + 2 + span.count <= context.width ? span : start
-        lines.append(String(repeating: " ", count: labelWidth + 2) + dates)
+            : labelWidth + 2 + span.count <= context.width || start == end ? span : start + "\n" + indent + "to " + end
+        lines.append(indent + dates)
         return lines.joined(separator: "\n") + "\n"
     }
 
