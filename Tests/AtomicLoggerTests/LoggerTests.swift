@@ -152,6 +152,21 @@ struct LoggerTests {
         #expect(login.redact("viewer eager-falcon-20") == "viewer eager-falcon-20")
     }
 
+    /// A secret of exactly 4 characters, the shortest masked, is masked (helper-328: `> 4` went unseen).
+    @Test func aSecretOfFourCharactersIsMasked() {
+        #expect(Redactor(secrets: ["abcd"]).redact("x abcd y") == "x *** y")
+        #expect(Redactor(secrets: ["abcd"]).holdsSecret(Array("abcd".utf8)))
+        #expect(Redactor(secrets: ["abc"]).redact("x abc y") == "x abc y")
+    }
+
+    /// A short secret (12 bytes or fewer: no first half or piece of it is looked for) written back with escapes,
+    /// in a URL or in JSON, is masked whole too (helper-328: dropping the escaped search went unseen).
+    @Test func aShortSecretWrittenWithEscapesIsMasked() {
+        let redactor = Redactor(secrets: ["ghp_secret1"])
+        #expect(redactor.redact("GET /x?t=%67hp_secret1&y=1") == "GET /x?t=***&y=1")
+        #expect(redactor.redact(#"{"bio":"\u0067hp_secret1"}"#) == #"{"bio":"***"}"#)
+    }
+
     /// Text cut short to end in `…` may end in the first part of a secret: that part is masked, down to 4 bytes.
     @Test func masksTheFirstPartOfASecretCutShort() {
         let redactor = Redactor(secrets: ["ghp_secret123"])

@@ -931,4 +931,27 @@ struct FollowerChangesRunTests {
                 + "gh-users: nothing was recorded: the snapshot file '\(folder("f.json"))' was not made.\n")
         #expect(!FileManager.default.fileExists(atPath: folder("f.json")))
     }
+
+    /// `--not-followed-back` of an account that follows no one (its profile counts 0): every follower is in the
+    /// set, and the empty following list is no collapse of the set FILE holds, so the run compares and records
+    /// (helper-328: holding FILE's set for any empty list went unseen).
+    @Test func aDifferenceWhoseOtherListIsTrulyEmptyIsCompared() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let arguments = ["followers", "me", "--not-followed-back", "--changes", folder("n.json"), "--format", "tsv"]
+        func graph(followers: [Int64]) -> StubTransport {
+            let github = StubTransport()
+            github.answer(
+                "GET /users/me",
+                json: #"{"login":"me","id":9,"followers":\#(followers.count),"following":0}"#)
+            github.answer("GET /users/me/followers?per_page=100", accounts: followers)
+            github.answer("GET /users/me/following?per_page=100", accounts: [])
+            return github
+        }
+        let first = await run(graph(followers: [1, 2]), arguments)
+        #expect(first.0 == 0, "\(first.2)")
+        let (status, out, err) = await run(graph(followers: [1, 2, 3]), arguments)
+        #expect(status == 0, "\(err)")
+        #expect(out.hasPrefix("added\t"), "\(out)")
+    }
 }

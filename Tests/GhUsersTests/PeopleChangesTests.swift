@@ -827,4 +827,59 @@ struct PeopleChangesRunTests {
         }
         #expect(problem.detail.contains("a login of 3 bytes that GitHub cannot issue"), "\(problem.detail)")
     }
+
+    /// Two forks of one account (the list's ids are the forks', so nothing before drops the second) are one
+    /// forker: recorded once, never refused as an id held twice (helper-328: keeping both went unseen).
+    @Test func anAccountWithTwoForksIsRecordedOnce() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let github = StubTransport()
+        github.answer("GET /repos/octocat/Hello-World", json: #"{"id":1296269,"forks_count":2}"#)
+        github.answer(
+            "GET /repos/octocat/Hello-World/forks?per_page=100",
+            json: #"[{"id":101,"owner":{"login":"u1","id":1}},{"id":102,"owner":{"login":"u1","id":1}}]"#)
+        let (code, out, err) = await run(
+            github, ["forkers", "octocat/Hello-World", "--changes", folder("f.json"), "--format", "tsv"])
+        #expect(code == 0, "\(err)")
+        #expect(out.isEmpty)
+        #expect(try PeopleSnapshotFile(path: folder("f.json")).load()?.people.map(\.id) == [1])
+    }
+}
+
+/// A stdout whose write fails as a closed pipe's (OutputClosedError) while nothing else says the reader left.
+private final class ClosedWritesSink: OutputSink, @unchecked Sendable {
+    func write(_ bytes: [UInt8]) throws {
+        if !bytes.isEmpty { throw OutputClosedError() }
+    }
+    var readerHasLeft: Bool { false }
+    var unreadBytes: Int? { 0 }
+}
+
+/// A snapshot file whose changes could not all be written is left as it was.
+struct PeopleSnapshotRecordTests {
+    /// Changes whose write failed as a closed reader's are never recorded, whatever the reader's state says after
+    /// (helper-328: recording them when the reader's state said nothing went unseen).
+    @Test func changesWhoseWriteFoundTheReaderGoneAreNotRecorded() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let err = CapturedOutput()
+        var context = CommandContext(
+            io: IOStreams(
+                out: ClosedWritesSink(), err: err, stdoutIsTTY: false, stderrIsTTY: false, terminalWidth: 80,
+                colorPolicy: .auto),
+            render: RenderContext.resolve(requested: .tsv, isTTY: false, colorEnabled: false, width: 80, now: .now),
+            presenter: ErrorPresenter(now: .now, hasToken: true))
+        context.sleep = { _ in }
+        let snapshot = PeopleSnapshot(
+            subject: .init(command: "collaborators", owner: "octocat/Hello-World", filters: [:]),
+            people: [.init(id: 1, login: "octocat", role: "admin")])
+        let outcome = await PeopleSnapshotFile(path: folder("c.json")).record(
+            snapshot, problem: nil, listed: "collaborators octocat/Hello-World", count: 1,
+            changes: [ListChange(kind: .added, id: 1, login: "octocat", role: "admin")],
+            roles: true, unconfirmed: nil, command: context)
+        #expect(outcome == .setupFailed)
+        #expect(
+            err.text.hasPrefix("gh-users: the reader of stdout went away before it took every change"), "\(err.text)")
+        #expect(!FileManager.default.fileExists(atPath: folder("c.json")))
+    }
 }

@@ -88,6 +88,21 @@ struct TokenAndAPIURLTests {
         #expect(settings.token == "dotcom")
     }
 
+    /// A host that merely ends in the letters `github.com` or `ghe.com` (another domain: `notgithub.com`,
+    /// `api.notghe.com`) is an Enterprise Server host: never sent GH_TOKEN, and GH_HOST naming it is never the
+    /// public API (helper-328: taking `hasSuffix("github.com")` or `"ghe.com"` for the dotted suffix went unseen).
+    @Test(arguments: [("notgithub.com", "https://notgithub.com/api/v3"), ("notghe.com", "https://api.notghe.com")])
+    func aHostEndingInGitHubsLettersIsAnotherHost(host: String, apiURL: String) throws {
+        let byURL = try ConnectionSettings.resolve(apiURL: apiURL, environment: ["GH_TOKEN": "dotcom"])
+        #expect(byURL.token == nil)
+        #expect(byURL.unsentTokenVariable == "GH_TOKEN")
+        let byHost = try ConnectionSettings.resolve(
+            apiURL: nil, environment: ["GH_HOST": host, "GH_TOKEN": "dotcom", "GH_ENTERPRISE_TOKEN": "ent"])
+        #expect(byHost.apiRoot.absoluteString == "https://\(host)/api/v3")
+        #expect(byHost.token == "ent")
+        #expect(!ConnectionSettings.isGitHubCom(host) && !ConnectionSettings.isTenancy(host))
+    }
+
     /// A GH_HOST that is no host name is refused even where it ends in `.github.com` (a path, a user, an IPv6
     /// address), as it was before github.com's subdomains were read as github.com.
     /// A port that is no number (`github.com:443.`, `github.com:`) was sent to `https://github.com:443/api/v3`.

@@ -363,4 +363,26 @@ struct AccessChangesTests {
         let run = await CommandHarness.signedIn().run(arguments)
         #expect(run.status == 64, "\(run.err)")
     }
+
+    /// With `--person`, a repository the person has no access to lists no one for them: that is no part of the
+    /// map GitHub left out, so `--changes` records the map (before the rule, every such repository was refused
+    /// as "GitHub listed no one with access"; helper-328: dropping
+    /// the rule went unseen).
+    @Test func aRepositoryThePersonCannotReachIsNoCollapse() async throws {
+        let org = AccessBodies.Source("Organization", "octo-org", "READ", roleName: "read")
+        let world = AccessWorld(
+            organization: "octo-org", members: [AccessBodies.Member("Mona", 1, "ADMIN", twoFactor: true)],
+            collaborators: [
+                "api": [AccessBodies.Collaborator("Mona", 1, "ADMIN", [org])],
+                "web": [AccessBodies.Collaborator("Hubot", 2, "WRITE", [])],
+            ])
+        let folder = try Folder()
+        defer { folder.remove() }
+        let file = folder("a.json")
+        let harness = CommandHarness.signedIn()
+        harness.http.answerEvery { request, _ in world.answer(request) }
+        let run = await harness.run(["access", "octo-org", "--person", "mona", "--changes", file])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(FileManager.default.fileExists(atPath: file))
+    }
 }
