@@ -275,4 +275,38 @@ struct AccessStateMovedEndToEndTests {
             }
         }
     }
+
+    /// A state from before `output_tail` was recorded (its file known by its path alone) whose `output_bytes`
+    /// falls inside a line of the file: the bytes past it are no stop's records, and the run says so.
+    /// (helper-328: dropping that check went unseen.)
+    @Test func aRecordedLengthInsideALineIsRefusedAsSuch() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-al1-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (output, state) = (folder.appendingPathComponent("map.csv").path, folder.appendingPathComponent("s").path)
+        try await withStandIn(users: 100) { server in
+            let environment = [
+                "API": server.baseURL, "STATE": state, "OUT": output, "GH_TOKEN": StandInTokens.token(for: "octocat"),
+            ]
+            let access = #""$GH_USERS" access github --format csv --concurrency 1 --api-url "$API" --no-cache"#
+            let whole = try await BinaryRunner.shell(access, environment: environment)
+            #expect(whole.status == 0, "\(whole.stderr)")
+            let bytes = Array(whole.stdout.utf8)
+            let ends = bytes.indices.filter { bytes[$0] == UInt8(ascii: "\n") }
+            try #require(ends.count > 3, "\(whole.stdout)")
+            // The header and two records in the file; the state counts the header and 5 bytes of the first record.
+            let held = Array(bytes[...ends[2]])
+            try Data(held).write(to: URL(fileURLWithPath: output))
+            let recorded = ends[0] + 1 + 5
+            let text =
+                #"{"version":1,"command":"access","of":"github","filters":{},"format":"csv","after":null,"#
+                + #""repositories":0,"records":0,"output_bytes":\#(recorded),"output":"\#(output)","#
+                + #""unreadable":[],"missing":[],"complete":false}"# + "\n"
+            try text.write(toFile: state, atomically: true, encoding: .utf8)
+            let rerun = try await BinaryRunner.shell(access + #" --state "$STATE" >> "$OUT""#, environment: environment)
+            #expect(rerun.status != 0, "\(rerun.stderr)")
+            #expect(rerun.stderr.contains("the recorded length falls inside a line"), "\(rerun.stderr)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: output)) == Data(held))
+        }
+    }
 }

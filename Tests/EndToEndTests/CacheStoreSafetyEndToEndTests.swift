@@ -227,4 +227,25 @@ struct CacheStoreSafetyEndToEndTests: EndToEndSuite {
             }
         }
     }
+
+    /// A umask that takes the owner's own bits (0277 makes a new folder 0500) leaves the store gh-users makes
+    /// 0700 all the same: the owner can write the entries it keeps. (helper-328: dropping the
+    /// fchmod went unseen: root, which runs the tests, writes a 0500 folder all the same.)
+    @Test func aStoreMadeUnderAUmaskThatTakesTheOwnersBitsIsTheOwners() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-dc1-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer {
+            chmod(folder.appendingPathComponent("gh-users-responses").path, 0o700)
+            try? FileManager.default.removeItem(at: folder)
+        }
+        try await withStandIn(users: 100) { server in
+            let shown = try await BinaryRunner.shell(
+                #"umask 0277; "$GH_USERS" show octocat --api-url "$API" --cache-dir "$DIR""#,
+                environment: ["API": server.baseURL, "DIR": folder.path])
+            #expect(shown.status == 0, "\(shown.stderr)")
+            var info = stat()
+            try #require(lstat(folder.appendingPathComponent("gh-users-responses").path, &info) == 0)
+            #expect(Int(info.st_mode) & 0o7777 == 0o700)
+        }
+    }
 }

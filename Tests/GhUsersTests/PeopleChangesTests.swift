@@ -126,6 +126,24 @@ struct PeopleSnapshotTests {
         )
         #expect(subject.description == "collaborators octocat/Hello-World (affiliation=outside)")
     }
+
+    /// A snapshot from before gh-users kept a filter at GitHub's default as none (`"affiliation":"all"`,
+    /// `"role":"all"`) is of the same list as a run with no filter; another value still is not.
+    /// (helper-328: comparing the filters as recorded went unseen.)
+    @Test func aRecordedFilterAtItsDefaultIsTheSameListAsNone() {
+        let recorded = PeopleSnapshot.Subject(
+            command: "collaborators", owner: "octocat/Hello-World", filters: ["affiliation": "all"])
+        let now = PeopleSnapshot.Subject(command: "collaborators", owner: "octocat/Hello-World", filters: [:])
+        #expect(recorded.isSameList(as: now))
+        #expect(
+            PeopleSnapshot.Subject(command: "members", owner: "github", filters: ["role": "all"])
+                .isSameList(as: .init(command: "members", owner: "github", filters: [:])))
+        #expect(
+            !PeopleSnapshot.Subject(
+                command: "collaborators", owner: "octocat/Hello-World", filters: ["affiliation": "outside"]
+            )
+            .isSameList(as: now))
+    }
 }
 
 /// How a record is read as a person, and which lists a run reads.
@@ -844,6 +862,27 @@ struct PeopleChangesRunTests {
         #expect(out.isEmpty)
         #expect(try PeopleSnapshotFile(path: folder("f.json")).load()?.people.map(\.id) == [1])
     }
+
+    /// The public members and all the members are two lists: a snapshot of one is refused for the other.
+    /// (helper-328: leaving `--public` out of the list's filters went unseen.)
+    @Test func thePublicMembersAreAListOfTheirOwn() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let snapshot = PeopleSnapshot(subject: .init(command: "members", owner: "github", filters: [:]), people: [])
+        try Data(snapshot.encoded).write(to: URL(fileURLWithPath: folder("m.json")))
+        let github = StubTransport()
+        let (env, _, err) = AppEnvironment.test(http: github, environment: ["GH_TOKEN": "t"])
+        let status = await GhUsersApp(environment: env).run([
+            "members", "github", "--public", "--changes", folder("m.json"),
+        ])
+        #expect(status == 1)
+        #expect(
+            err.text
+                == "gh-users: the snapshot file '\(folder("m.json"))' was made for 'gh-users members github', not for "
+                + "'gh-users members github (public=true)'. It was left as it is: give each list its own snapshot file\n"
+        )
+        #expect(github.calls.isEmpty)
+    }
 }
 
 /// A stdout whose write fails as a closed pipe's (OutputClosedError) while nothing else says the reader left.
@@ -881,5 +920,22 @@ struct PeopleSnapshotRecordTests {
         #expect(
             err.text.hasPrefix("gh-users: the reader of stdout went away before it took every change"), "\(err.text)")
         #expect(!FileManager.default.fileExists(atPath: folder("c.json")))
+    }
+
+    /// A snapshot of exactly the bytes the reader takes is written (the reader takes a file of that size); one
+    /// byte more is not. (helper-328: `<` for `<=` went unseen.)
+    @Test func aSnapshotOfExactlyTheReadLimitIsWritten() throws {
+        let snapshot = PeopleSnapshot(
+            subject: .init(command: "collaborators", owner: "octocat/Hello-World", filters: [:]),
+            people: [.init(id: 1, login: "octocat", role: "admin")])
+        let size = snapshot.encoded.count
+        let exact = SnapshotFiles.$limitBytes.withValue(size) {
+            PeopleSnapshotFile(path: "/nonexistent/c.json").encode(snapshot)
+        }
+        #expect((try? exact.get()) == snapshot.encoded)
+        let under = SnapshotFiles.$limitBytes.withValue(size - 1) {
+            PeopleSnapshotFile(path: "/nonexistent/c.json").encode(snapshot)
+        }
+        #expect((try? under.get()) == nil)
     }
 }

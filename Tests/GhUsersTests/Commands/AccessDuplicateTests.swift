@@ -108,4 +108,22 @@ struct AccessDuplicateTests {
         #expect(harness.http.received.isEmpty)
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == Data(text.utf8))
     }
+
+    /// GitHub's member roles are ADMIN and MEMBER: a member of any other role is an answer not as documented,
+    /// refused, never mapped as a plain member (whose affiliation would then be said wrongly). helper-328: taking any role went unseen.
+    @Test func aMemberOfAnUnknownRoleIsAMalformedAnswer() async throws {
+        let org = AccessBodies.Source("Organization", "octo-org", "READ", roleName: "read")
+        let world = AccessWorld(
+            organization: "octo-org",
+            members: [
+                AccessBodies.Member("Mona", 1, "ADMIN", twoFactor: true),
+                AccessBodies.Member("Hubot", 2, "BILLING_MANAGER", twoFactor: true),
+            ],
+            collaborators: ["api": [AccessBodies.Collaborator("Mona", 1, "ADMIN", [org])]])
+        let harness = CommandHarness.signedIn()
+        harness.http.answerEvery { request, _ in world.answer(request) }
+        let run = await harness.run(["access", "octo-org", "--format", "json"])
+        #expect(run.status != 0, "\(run.out)")
+        #expect(run.err.contains("a member without its id or its role (ADMIN or MEMBER)"), "\(run.err)")
+    }
 }
