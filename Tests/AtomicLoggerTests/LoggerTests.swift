@@ -159,6 +159,12 @@ struct LoggerTests {
         #expect(Redactor(secrets: ["abc"]).redact("x abc y") == "x abc y")
     }
 
+    /// A first part of 4 bytes cut short, read as escapes would read it: a secret holding a literal `%41` is cut
+    /// before `…` as written (helper-328: `> 4` for `>= 4` there changed nothing a GitHub token could show).
+    @Test func aFourByteFirstPartHoldingAPercentIsMasked() {
+        #expect(Redactor(secrets: ["x%41yz-secret"]).redact("id x%41…") == "id ***…")
+    }
+
     /// A short secret (12 bytes or fewer: no first half or piece of it is looked for) written back with escapes,
     /// in a URL or in JSON, is masked whole too (helper-328: dropping the escaped search went unseen).
     @Test func aShortSecretWrittenWithEscapesIsMasked() {
