@@ -147,3 +147,16 @@ struct FileDescriptorSinkTests {
         }
     }
 }
+
+/// Output moved to a file (`--output FILE`) reaches no terminal, even when stdout is one (TERM=dumb:
+/// stdoutIsTerminal without stdoutIsTTY); otherwise csv written into the file would be sanitized for a terminal
+/// (an ESC in the data written as the text "\e"). helper-330: dropping that line in writingOutput(to:) went unseen.
+struct OutputMovedToAFileTests {
+    @Test func outputMovedToAFileIsNoTerminalWhateverStdoutIs() {
+        var (io, _, _) = IOStreams.test(stdoutTTY: false)
+        io.stdoutIsTerminal = true
+        let moved = io.writingOutput(to: CapturedOutput())
+        #expect(!moved.stdoutIsTerminal)
+        #expect(!moved.stdoutIsTTY)
+    }
+}

@@ -191,3 +191,30 @@ struct GraphQLEndpointNotFoundTests {
         }
     }
 }
+
+private let gc1Span = CalendarDay("2025-01-01")!...CalendarDay("2025-01-03")!
+
+private func gc1Decode(_ body: String) -> Result<GraphQLContributionsAnswer, GraphQLBatchFailure> {
+    let response = HTTPResponse(
+        status: 200, headers: HTTPHeaders([(name: "x-github-request-id", value: "C0DE:1")]),
+        body: Data(body.utf8), url: URL(string: "https://api.github.com/graphql")!)
+    return Result { () throws(GraphQLBatchFailure) in
+        try GraphQLContributionsResponse.decode(response, span: gc1Span, endpoint: "POST /graphql")
+    }
+}
+
+/// A calendar that names one day twice is a malformed answer, not a day counted twice (helper-330: `>` for `>=`
+/// in the order check went unseen; only days out of order were tried).
+struct GraphQLContributionsRepeatedDayTests {
+    @Test func aDayGivenTwiceIsAMalformedAnswerNotCountedTwice() {
+        let day = #"{"date":"2025-01-02","contributionCount":2,"contributionLevel":"FIRST_QUARTILE"}"#
+        let body =
+            #"{"data":{"repositoryOwner":{"__typename":"User","contributionsCollection":{"contributionCalendar":"#
+            + #"{"totalContributions":4,"weeks":[{"contributionDays":["# + day + "," + day + "]}]}}}}}"
+        guard case .failure(.failed(.malformedResponse(_, _, let requestID))) = gc1Decode(body) else {
+            Issue.record("a repeated day was accepted: \(gc1Decode(body))")
+            return
+        }
+        #expect(requestID == "C0DE:1")
+    }
+}

@@ -331,3 +331,50 @@ struct FullProfilesViaGraphQLTests {
         #expect(err.text.contains("--via applies only with --full"))
     }
 }
+
+private final class EW1Batches: @unchecked Sendable {
+    private let lock = NSLock()
+    private var batches: [[Int]] = []
+    var all: [[Int]] { lock.withLock { batches } }
+    func record(_ items: [Int]) { lock.withLock { batches.append(items) } }
+}
+
+/// A batch stops at the end of a page even when that page's last items were left pending because every slot
+/// was busy when it came (helper-330: dropping `!endsPage` in launch() went unseen; a `--state` crawl with
+/// `--full --via graphql` then held its records until some batch happened to end a page).
+struct ExpansionWindowPageEndWhenFullTests {
+    @Test func aPageLeftPendingWhileTheWindowIsFullStillEndsItsBatch() async {
+        let seen = EW1Batches()
+        // concurrency 1: 4 batches in flight at most, so of the first page's nine items one is left pending.
+        let window = ExpansionWindow(
+            ItemExpansion<Int>(batchSize: 2, concurrency: 1) { items in
+                seen.record(items)
+                return items.map { .success($0) }
+            })
+        window.enqueue(Array(0..<9))
+        window.enqueue(Array(9..<12))
+        var results: [Int] = []
+        var ends: [Bool] = []
+        while let batch = await window.next() {
+            results += batch.results.compactMap { try? $0.get() }
+            ends.append(batch.endsPage)
+        }
+        #expect(results == Array(0..<12))
+        #expect(!seen.all.contains { $0.contains(8) && $0.contains(9) }, "\(seen.all)")
+        #expect(ends == [false, false, false, false, true, false, true], "\(ends)")
+    }
+}
+
+/// Once more than 256 items were taken, the pending queue is compacted; every item is still expanded and handed
+/// out exactly once (helper-330: an off-by-one there was caught by an end-to-end test alone).
+struct ExpansionWindowLongQueueTests {
+    @Test func aQueuePastItsCompactionHandsOutEveryItemOnce() async {
+        let window = ExpansionWindow(
+            ItemExpansion<Int>(batchSize: 1, concurrency: 1) { items in items.map { .success($0) } })
+        window.enqueue(Array(0..<600))
+        var results: [Int] = []
+        while let batch = await window.next() { results += batch.results.compactMap { try? $0.get() } }
+        #expect(results.count == 600)
+        #expect(results == Array(0..<600))
+    }
+}

@@ -87,3 +87,14 @@ struct StarHistoryEndpointTests {
         }
     }
 }
+
+/// A repository with no stars answers `{"count": 0}`, which is a count, not a malformed answer (helper-330:
+/// `> 0` for `>= 0` in starCount(of:) went unseen; only 42 was tried).
+struct StarCountOfNoStarsTests {
+    @Test func aRepositoryWithNoStarsCountsZero() throws {
+        let repository = try RepositoryName(validating: "octocat/Hello-World")
+        let count = try GitHubEndpoints.starCount(of: repository).decode(
+            ResourceBody(bytes: Array(#"{"count": 0}"#.utf8), next: nil, label: "GET …/count"))
+        #expect(count == 0)
+    }
+}
