@@ -29,7 +29,7 @@ enum ErrorMapping {
         var advice: [NetworkAdvice] = []
         if case .tls(.nameMismatch, _, _) = error { advice.append(.checkHostName) }
         if error.isTransient {
-            text = text.replacingFirstLine { $0 + ", after " + attempts(failure) }
+            text = text.replacingFirstLine { $0 + ", after " + attempts(failure.attempts, over: failure.elapsed) }
             if case .proxyUnreachable = error {
                 text += "\n" + proxyEnvironmentHint
             } else {
@@ -41,10 +41,6 @@ enum ErrorMapping {
     }
 
     /// "4 attempts over 3.1 s".
-    private static func attempts(_ failure: RequestFailure) -> String {
-        attempts(failure.attempts, over: failure.elapsed)
-    }
-
     static func attempts(_ attempts: Int, over elapsed: Duration) -> String {
         (attempts == 1 ? "1 attempt" : "\(attempts) attempts") + " over " + String(format: "%.1f s", elapsed.inSeconds)
     }

@@ -70,17 +70,17 @@ struct ExpansionWindowTests {
 
     /// A batch never takes items from two pages, so the end of a page is the end of a batch.
     @Test func batchesStopAtTheEndOfAPage() async {
-        let sizes = BatchSizes()
+        let batches = Batches()
         let window = ExpansionWindow(
             ItemExpansion<Int>(batchSize: 4, concurrency: 1) { items in
-                sizes.record(items.count)
+                batches.record(items)
                 return items.map { .success($0) }
             })
         window.enqueue(Array(0..<6))
         window.enqueue(Array(6..<9))
         var ends: [Bool] = []
         while let batch = await window.next() { ends.append(batch.endsPage) }
-        #expect(sizes.all == [4, 2, 3])
+        #expect(batches.all.map(\.count) == [4, 2, 3])
         #expect(ends == [false, true, true])
     }
 
@@ -120,6 +120,42 @@ struct ExpansionWindowTests {
         let head = await window.next()
         #expect((try? head?.results.first?.get()) ?? 0 >= 6)
         window.cancel()
+    }
+
+    /// A batch stops at the end of a page even when that page's last items were left pending because every slot
+    /// was busy when it came (helper-330: dropping `!endsPage` in launch() went unseen; a `--state` crawl with
+    /// `--full --via graphql` then held its records until some batch happened to end a page).
+    @Test func aPageLeftPendingWhileTheWindowIsFullStillEndsItsBatch() async {
+        let seen = Batches()
+        // concurrency 1: 4 batches in flight at most, so of the first page's nine items one is left pending.
+        let window = ExpansionWindow(
+            ItemExpansion<Int>(batchSize: 2, concurrency: 1) { items in
+                seen.record(items)
+                return items.map { .success($0) }
+            })
+        window.enqueue(Array(0..<9))
+        window.enqueue(Array(9..<12))
+        var results: [Int] = []
+        var ends: [Bool] = []
+        while let batch = await window.next() {
+            results += batch.results.compactMap { try? $0.get() }
+            ends.append(batch.endsPage)
+        }
+        #expect(results == Array(0..<12))
+        #expect(!seen.all.contains { $0.contains(8) && $0.contains(9) }, "\(seen.all)")
+        #expect(ends == [false, false, false, false, true, false, true], "\(ends)")
+    }
+
+    /// Once more than 256 items were taken, the pending queue is compacted; every item is still expanded and handed
+    /// out exactly once (helper-330: an off-by-one there was caught by an end-to-end test alone).
+    @Test func aQueuePastItsCompactionHandsOutEveryItemOnce() async {
+        let window = ExpansionWindow(
+            ItemExpansion<Int>(batchSize: 1, concurrency: 1) { items in items.map { .success($0) } })
+        window.enqueue(Array(0..<600))
+        var results: [Int] = []
+        while let batch = await window.next() { results += batch.results.compactMap { try? $0.get() } }
+        #expect(results.count == 600)
+        #expect(results == Array(0..<600))
     }
 }
 
@@ -256,13 +292,14 @@ struct FullProfilesCommandTests {
     }
 }
 
-private final class BatchSizes: @unchecked Sendable {
+/// The batches an expansion was handed, in the order they came.
+private final class Batches: @unchecked Sendable {
     private let lock = NSLock()
-    private var sizes: [Int] = []
+    private var batches: [[Int]] = []
 
-    var all: [Int] { lock.withLock { sizes } }
+    var all: [[Int]] { lock.withLock { batches } }
 
-    func record(_ size: Int) { lock.withLock { sizes.append(size) } }
+    func record(_ items: [Int]) { lock.withLock { batches.append(items) } }
 }
 
 private final class Counter: @unchecked Sendable {
@@ -329,52 +366,5 @@ struct FullProfilesViaGraphQLTests {
         let (env, _, err) = environment(StubTransport(), token: true)
         #expect(await run("list --via graphql", env) == 64)
         #expect(err.text.contains("--via applies only with --full"))
-    }
-}
-
-private final class EW1Batches: @unchecked Sendable {
-    private let lock = NSLock()
-    private var batches: [[Int]] = []
-    var all: [[Int]] { lock.withLock { batches } }
-    func record(_ items: [Int]) { lock.withLock { batches.append(items) } }
-}
-
-/// A batch stops at the end of a page even when that page's last items were left pending because every slot
-/// was busy when it came (helper-330: dropping `!endsPage` in launch() went unseen; a `--state` crawl with
-/// `--full --via graphql` then held its records until some batch happened to end a page).
-struct ExpansionWindowPageEndWhenFullTests {
-    @Test func aPageLeftPendingWhileTheWindowIsFullStillEndsItsBatch() async {
-        let seen = EW1Batches()
-        // concurrency 1: 4 batches in flight at most, so of the first page's nine items one is left pending.
-        let window = ExpansionWindow(
-            ItemExpansion<Int>(batchSize: 2, concurrency: 1) { items in
-                seen.record(items)
-                return items.map { .success($0) }
-            })
-        window.enqueue(Array(0..<9))
-        window.enqueue(Array(9..<12))
-        var results: [Int] = []
-        var ends: [Bool] = []
-        while let batch = await window.next() {
-            results += batch.results.compactMap { try? $0.get() }
-            ends.append(batch.endsPage)
-        }
-        #expect(results == Array(0..<12))
-        #expect(!seen.all.contains { $0.contains(8) && $0.contains(9) }, "\(seen.all)")
-        #expect(ends == [false, false, false, false, true, false, true], "\(ends)")
-    }
-}
-
-/// Once more than 256 items were taken, the pending queue is compacted; every item is still expanded and handed
-/// out exactly once (helper-330: an off-by-one there was caught by an end-to-end test alone).
-struct ExpansionWindowLongQueueTests {
-    @Test func aQueuePastItsCompactionHandsOutEveryItemOnce() async {
-        let window = ExpansionWindow(
-            ItemExpansion<Int>(batchSize: 1, concurrency: 1) { items in items.map { .success($0) } })
-        window.enqueue(Array(0..<600))
-        var results: [Int] = []
-        while let batch = await window.next() { results += batch.results.compactMap { try? $0.get() } }
-        #expect(results.count == 600)
-        #expect(results == Array(0..<600))
     }
 }

@@ -871,13 +871,10 @@ struct PeopleChangesRunTests {
         let snapshot = PeopleSnapshot(subject: .init(command: "members", owner: "github", filters: [:]), people: [])
         try Data(snapshot.encoded).write(to: URL(fileURLWithPath: folder("m.json")))
         let github = StubTransport()
-        let (env, _, err) = AppEnvironment.test(http: github, environment: ["GH_TOKEN": "t"])
-        let status = await GhUsersApp(environment: env).run([
-            "members", "github", "--public", "--changes", folder("m.json"),
-        ])
+        let (status, _, err) = await run(github, ["members", "github", "--public", "--changes", folder("m.json")])
         #expect(status == 1)
         #expect(
-            err.text
+            err
                 == "gh-users: the snapshot file '\(folder("m.json"))' was made for 'gh-users members github', not for "
                 + "'gh-users members github (public=true)'. It was left as it is: give each list its own snapshot file\n"
         )
