@@ -345,7 +345,8 @@ struct CrawlStateSafetyEndToEndTests {
     /// stderr into the file stdout appends to (`>> FILE 2>&1`, a cron job's habit) would write the run's messages
     /// among the records, which no rerun checks: refused before anything is asked, as `access --state` is, file
     /// and state left as they were. With no terminal (`setsid`, as under cron) only the exit status can say it.
-    /// Before: each run wrote its rate-limit text into the data, and `jq` stopped at that line (helper-329).
+    /// Before: each run wrote its rate-limit text into the data, and `jq` stopped at that line (helper-329). So is
+    /// stderr into `--output`'s file.
     @Test func stderrIntoTheAppendedFileIsRefusedBeforeAnythingIsAsked() async throws {
         try await withServer(users: 300) { server in
             try write("users.ndjson", "{\"id\":1}\n")
@@ -359,6 +360,14 @@ struct CrawlStateSafetyEndToEndTests {
             let apart = try await shell(crawl + " 2> err", server)
             #expect(apart.status == 0, "\(read("err"))")
             #expect(read("users.ndjson").split(separator: "\n").count == 301)
+            // stderr into --output's file (`2>> FILE`) is refused the same way. Before, only stdout's was.
+            server.resetRequests()
+            let output = #""$GH_USERS" list --all --state o --output out.ndjson --format ndjson --api-url "$API""#
+            let intoOutput = try await shell("setsid -w " + output + " --no-cache 2>> out.ndjson", server)
+            #expect(intoOutput.status == 1)
+            #expect(read("out.ndjson").isEmpty)
+            #expect(!exists("o") && !exists("o.lock"))
+            #expect(server.requests.isEmpty)
         }
     }
 

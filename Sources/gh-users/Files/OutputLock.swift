@@ -102,21 +102,29 @@ enum OutputLock {
     /// Why stderr may not go to stdout's regular file `shown` too (`>> FILE 2>&1`), where a rerun compares the
     /// bytes past what its state counts with its records (`access --state`); nil when it goes elsewhere.
     static func stderrRefusal(forStdout shown: String) -> LocalFileError? {
-        guard stderrSharesStdout() else { return nil }
-        return LocalFileError(
-            message: "with --state, stderr must not go to \(shown) too (2>&1): gh-users's messages would be "
-                + "written among the records, which a rerun goes on from. Nothing was asked: send stderr elsewhere "
+        stderrSharesStdout() ? sharedStderr(shown, redirection: "2>&1") : nil
+    }
+
+    private static func sharedStderr(_ shown: String, redirection: String) -> LocalFileError {
+        LocalFileError(
+            message: "with --state, stderr must not go to \(shown) too (\(redirection)): gh-users's messages would "
+                + "be written among the records, which a rerun goes on from. Nothing was asked: send stderr elsewhere "
                 + "(2> FILE, or the terminal)")
     }
 
-    /// With `--state` and stdout appended to the file `stdoutFile` (`list`), whether stderr goes there too
-    /// (`>> FILE 2>&1`): refused before anything is said or asked, on the terminal, the one place left to say it.
-    /// With none (cron, `setsid`), the exit status alone says it: a message in the file would stay among the
-    /// records, which no rerun of `list` checks (helper-329: both runs wrote their rate-limit text into the data).
-    static func refusedSharedStderr(stdoutFile: String?) -> Bool {
-        guard let stdoutFile, let refusal = stderrRefusal(forStdout: TerminalSanitizer.quotedPath(stdoutFile)) else {
-            return false
-        }
+    /// With `--state`, whether stderr goes to the file the records go to, `output` (`--output FILE 2>> FILE`) or
+    /// else stdout's `stdoutFile` (`>> FILE 2>&1`): refused before anything is said or asked (`list`), on the
+    /// terminal, the one place left to say it. With none (cron, `setsid`), the exit status alone says it: a message
+    /// in the file would stay among the records, which no rerun of `list` checks (helper-329: both runs wrote their
+    /// rate-limit text into the data).
+    static func refusedSharedStderr(stdoutFile: String?, output: String?) -> Bool {
+        let refusal =
+            if let output {
+                stderrIsFile(output) ? sharedStderr(TerminalSanitizer.quotedPath(output), redirection: "2>> FILE") : nil
+            } else {
+                stdoutFile.flatMap { stderrRefusal(forStdout: TerminalSanitizer.quotedPath($0)) }
+            }
+        guard let refusal else { return false }
         tellTerminal("gh-users: " + refusal.message)
         return true
     }
@@ -124,9 +132,18 @@ enum OutputLock {
     /// Whether stderr and stdout are one file (`2>&1`).
     static func stderrSharesStdout() -> Bool {
         var output = stat()
+        return fstat(STDOUT_FILENO, &output) == 0 && stderrIs(output)
+    }
+
+    /// Whether stderr goes to the file at `path` (`--output FILE 2>> FILE`).
+    private static func stderrIsFile(_ path: String) -> Bool {
+        var named = stat()
+        return stat(path, &named) == 0 && stderrIs(named)
+    }
+
+    private static func stderrIs(_ file: stat) -> Bool {
         var errors = stat()
-        return fstat(STDOUT_FILENO, &output) == 0 && fstat(STDERR_FILENO, &errors) == 0
-            && errors.st_dev == output.st_dev && errors.st_ino == output.st_ino
+        return fstat(STDERR_FILENO, &errors) == 0 && errors.st_dev == file.st_dev && errors.st_ino == file.st_ino
     }
 
     /// Writes the `line` to the controlling terminal, if there is one: for what cannot go to stderr. False where

@@ -101,17 +101,17 @@ enum ListUsersCommand {
             reads (a rerun against another, --api-url or GH_HOST, is exit 1). It is replaced atomically (a new
             file, flushed to disk, renamed over it) after each page is written. A run starts after its
             "since", which wins over --since (one below a --since given is another crawl's: exit 1); a missing
-            file means start at --since. So rerunning the same command after Ctrl-C, a
-            rate limit or a failure goes on with no account lost or repeated, and a nightly run appends only
-            the new accounts. A file that cannot be read as a state is exit 1, and it is never overwritten.
-            One run at a time may use a state: while one holds FILE.lock, another is exit 1 at once (a
-            FILE.lock with data in it is not gh-users's: exit 1, left as it is). A link
-            to a state is followed, so both names share one lock.
+            file means start at --since. So rerunning the same command after Ctrl-C, a rate limit or a failure
+            goes on with no account lost or repeated, and a nightly run appends only the new accounts. A file
+            that cannot be read as a state is exit 1, and it is never overwritten. One run at a time may use a
+            state: while one holds FILE.lock, another is exit 1 at once (a FILE.lock with data in it is not
+            gh-users's: exit 1, left as it is). A link to a state is followed, so both names share one lock.
             After a SIGKILL, stdout cannot be taken back, so the page being written may come again.
             To a pipe, the state records a page once the reader has read 128 KiB past it, and the run waits
             for the reader to take the rest; one that leaves first (| head) is exit 1, and its last reads come again.
             An output (--output, or stdout with >>) that is FILE, FILE.lock or FILE.tmp, by any name, is a
-            usage error (exit 64): the state replaces them. stderr into a >> FILE too (2>&1) is exit 1.
+            usage error (exit 64): the state replaces them. stderr into a >> FILE too (2>&1), or into
+            --output's FILE, is exit 1.
 
             --output FILE appends to FILE instead of stdout. With --state, a run first cuts FILE back to the
             length the state recorded, and the file is flushed to disk before the state is replaced, so even
@@ -339,10 +339,10 @@ extension ListUsersOptions: GitHubCommand {
         profiles = parsed.profiles
     }
 
-    /// With `--state`, stderr into stdout's file refused first (as `access`); exit 4 without a token for `--full --via
+    /// With `--state`, stderr into the records' file refused first; exit 4 without a token for `--full --via
     /// graphql`; the crawl's setup; then `GET /users` from `--since`, each account past the last written, to `--until`.
     func run(_ initialContext: CommandContext, _ github: GitHubReader) async -> CommandOutcome {
-        if statePath != nil, outputPath == nil, OutputLock.refusedSharedStderr(stdoutFile: initialContext.stdoutFile) {
+        if statePath != nil, OutputLock.refusedSharedStderr(stdoutFile: initialContext.stdoutFile, output: outputPath) {
             return .setupFailed
         }
         if profiles.full, profiles.via == .graphql, !initialContext.presenter.hasToken {
