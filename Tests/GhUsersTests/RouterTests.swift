@@ -54,8 +54,9 @@ struct RouterTests {
         #expect(message.hasPrefix("--fields '") && message.contains("' has an empty step"), "\(message)")
     }
 
-    /// The records gh-users makes itself hold plain values and lists, so a `--fields` path into one is refused
-    /// before anything is sent (before: blank cells, exit 0, not a word); GitHub's records still take paths.
+    /// The records gh-users makes itself, and GitHub's flat ones, hold plain values and lists, so a `--fields` path
+    /// into one is refused before anything is sent (before: blank cells, exit 0, not a word); GitHub's other records
+    /// still take paths.
     @Test(arguments: [
         ("access my-org --fields login,repository.name", "access's field 'repository'"),
         ("access my-org --fields sources.kind", "access's field 'sources'"),
@@ -65,6 +66,11 @@ struct RouterTests {
         ("hovercard octocat --fields message.x", "hovercard's field 'message'"),
         // Before: an empty line and exit 0, or exit 1 when A did not follow B, which reads as the answer "no".
         ("follows alice bob --fields follower.x", "follows's field 'follower'"),
+        // GitHub's flat records too. Before: the request, then a warning and exit 1 (helper-332).
+        ("keys octocat --fields fingerprint.x", "keys's field 'fingerprint'"),
+        ("signing-keys octocat --fields key.x", "signing-keys's field 'key'"),
+        ("social octocat --fields url.x", "social's field 'url'"),
+        ("emails --fields email.x", "emails's field 'email'"),
     ])
     func aPathIntoTheToolsOwnRecordsIsRefused(arguments: String, field: String) {
         let message = usageMessage(arguments)

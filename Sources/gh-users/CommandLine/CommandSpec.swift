@@ -78,10 +78,13 @@ struct CommandSpec: Sendable {
     var optionFields: [(label: String, fields: [String])] = []
     /// What help says after a field's name when an option refuses it (`score` is "not with --full").
     var fieldNotes: [String: String] = [:]
+    /// What help says in place of the command's own fields where they are too many to list (a fork's 77 keys);
+    /// nil lists them.
+    private(set) var fieldsInWords: String?
     /// Whether the list itself can be read through GraphQL, so `--via graphql` is taken without `--full`.
     var listsThroughGraphQL = false
-    /// Whether the records are gh-users's own (`access`, `star-history`) or flat (a hovercard's contexts), whose
-    /// fields are plain values or lists:
+    /// Whether the records are gh-users's own (`access`, `star-history`) or flat (a hovercard's contexts, keys,
+    /// emails, social accounts), whose fields are plain values or lists:
     /// `--fields` takes no path into one (`holdingOwnRecords`).
     private(set) var holdsOwnRecords = false
     /// The closed set of words the first argument takes (`completion bash|zsh|fish`), for completion; a
@@ -139,7 +142,8 @@ struct CommandSpec: Sendable {
     /// field it keeps (a contributor's `contributions`) is on the first line already.
     var fieldLines: [String] {
         let adding = { (label: String, name: String) in label != ProfileGroup.keptLabel || !fields.contains(name) }
-        return [fields.map { field in fieldNotes[field].map { "\(field) (\($0))" } ?? field }.joined(separator: ", ")]
+        let own = fields.map { field in fieldNotes[field].map { "\(field) (\($0))" } ?? field }
+        return [fieldsInWords ?? own.joined(separator: ", ")]
             + optionFields.map { label, names in
                 "\(label): " + names.filter { adding(label, $0) }.joined(separator: ", ")
             }
@@ -177,6 +181,13 @@ struct CommandSpec: Sendable {
     func taking(_ operand: Operand) -> CommandSpec {
         var copy = self
         copy.operand = operand
+        return copy
+    }
+
+    /// The same command, whose help says `words` in place of its own fields.
+    func listingFields(as words: String) -> CommandSpec {
+        var copy = self
+        copy.fieldsInWords = words
         return copy
     }
 

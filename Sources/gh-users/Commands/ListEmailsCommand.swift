@@ -27,7 +27,7 @@ struct ListEmailsCommand: GitHubCommand, PagedOptions {
             ),
         ],
         fields: ["email", "primary", "verified", "visibility"]
-    ).paging("email addresses", profiles: false)
+    ).paging("email addresses", profiles: false).holdingOwnRecords()
 
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
         paging = parsed.paging

@@ -34,7 +34,7 @@ struct ListKeysCommand: AccountRecordsCommand {
             ),
         ],
         fields: ["id", "key", "created_at", "last_used", "type", "fingerprint"]
-    ).paging("keys", profiles: false).taking(.login)
+    ).paging("keys", profiles: false).taking(.login).holdingOwnRecords()
 
     /// The account's keys, page by page as GitHub lists them.
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {

@@ -31,7 +31,7 @@ struct ListSigningKeysCommand: AccountRecordsCommand {
             ),
         ],
         fields: ["key", "id", "title", "created_at", "fingerprint"]
-    ).paging("signing keys", profiles: false).taking(.login)
+    ).paging("signing keys", profiles: false).taking(.login).holdingOwnRecords()
 
     /// The account's signing keys, page by page as GitHub lists them.
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {

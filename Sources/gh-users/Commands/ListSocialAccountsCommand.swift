@@ -22,7 +22,7 @@ struct ListSocialAccountsCommand: AccountRecordsCommand {
             ("gh-users social octocat --format tsv --fields url", "The URLs alone."),
         ],
         fields: ["provider", "url"]
-    ).paging("social accounts", profiles: false).taking(.login)
+    ).paging("social accounts", profiles: false).taking(.login).holdingOwnRecords()
 
     /// The account's social accounts, page by page as GitHub lists them.
     func run(_ context: CommandContext, _ github: GitHubReader) async -> CommandOutcome {

@@ -84,22 +84,18 @@ struct KeysCommandTests {
         #expect(out.text == raw + "\n")
     }
 
-    /// A path into a field gh-users computes (`fingerprint`, `type`) goes into a plain value: warned of beside a
-    /// good column, and exit 1 when every column is one, as a path into GitHub's own plain values is.
-    @Test func aPathIntoAComputedFieldIsOneIntoAPlainValue() async {
-        let github = StubTransport()
-        let page = #"[{"id":1,"key":"\#(validKey)"}]"#
-        github.answer("GET /users/octocat/keys?per_page=30", json: page)
-        let (env, out, err) = AppEnvironment.test(http: github)
-        #expect(await run(["keys", "octocat", "--format", "tsv", "--fields", "fingerprint.x,key.x"], env) == 1)
-        #expect(out.text.isEmpty)
-        #expect(err.text.contains("have nothing at fingerprint.x, key.x"), "\(err.text)")
-        let again = StubTransport()
-        again.answer("GET /users/octocat/keys?per_page=30", json: page)
-        let (second, written, warned) = AppEnvironment.test(http: again)
-        #expect(await run(["keys", "octocat", "--format", "tsv", "--fields", "id,type.x"], second) == 0)
-        #expect(written.text == "1\t\n")
-        #expect(warned.text.contains("--fields type.x: the first record's type is a plain value"), "\(warned.text)")
+    /// A key's fields are all plain values, the two gh-users computes (`fingerprint`, `type`) and GitHub's, so a
+    /// path into one is exit 64 before anything is sent. Before: the request, then a warning, and exit 1 when every
+    /// column was one (helper-332).
+    @Test func aPathIntoAKeysFieldIsRefusedBeforeAnythingIsSent() async {
+        for fields in ["fingerprint.x,key.x", "id,type.x"] {
+            let github = StubTransport()
+            let (env, out, err) = AppEnvironment.test(http: github)
+            #expect(await run(["keys", "octocat", "--format", "tsv", "--fields", fields], env) == 64)
+            #expect(out.text.isEmpty)
+            #expect(err.text.contains("is a plain value or a list, which a path cannot go into"), "\(err.text)")
+            #expect(github.received.isEmpty)
+        }
     }
 
     /// A GPG key's `can_sign` is yes or no in a table only where GitHub said true or false: a null is blank.

@@ -329,7 +329,8 @@ struct PeopleListCommandTests {
     }
 
     /// The table names each fork's owner before the fork, as the list is about who forked; the owner's column
-    /// is `login`, the person's login as on every people list, and `--fields login` takes it.
+    /// is `login`, the person's login as on every people list, and `--fields login` takes it. `--fields` takes
+    /// every key of GitHub's fork (a repository), as its help says: before, 8 of them (helper-332).
     @Test func theForkerTableShowsTheOwnerAndTheFork() async {
         let harness = CommandHarness()
         harness.expect("GET /repos/octocat/Hello-World/forks?per_page=30", body: "repos-list-forks")
@@ -341,6 +342,11 @@ struct PeopleListCommandTests {
         let login = await fields.run(["forkers", "octocat/Hello-World", "--format", "json", "--fields", "login"])
         #expect(login.status == 0)
         #expect(Bodies.compact(Array(login.out.utf8)) == #"[{"login":"octocat"}]"#)
+        let keys = CommandHarness()
+        keys.expect("GET /repos/octocat/Hello-World/forks?per_page=30", body: "repos-list-forks")
+        let fork = await keys.run(["forkers", "octocat/Hello-World", "--format", "csv", "--fields", "name,forks_count"])
+        #expect(fork.status == 0, "\(fork.err)")
+        #expect(fork.out == "name,forks_count\r\nHello-World,9\r\n")
     }
 
     /// GitHub's documented invitation, with the null login its schema allows for one sent to an email address.

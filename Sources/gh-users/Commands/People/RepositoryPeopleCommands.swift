@@ -272,9 +272,11 @@ struct ForkersCommand: PeopleListCommand {
                     "Every forker's login."
                 ),
             ],
-            fields: ["login", "id", "full_name", "owner", "created_at", "pushed_at", "html_url", "stargazers_count"]),
+            fields: ["login"] + FieldCatalog.repository),
         noun: "forks", changes: changes, profiles: full.kept
-    ).taking(.repository)
+    ).taking(.repository).listingFields(
+        as: "login, and each key of GitHub's repository ('gh-users repos --help' lists them); with --full, those "
+            + "a profile has")
 
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
         list = PeopleListOptions(
