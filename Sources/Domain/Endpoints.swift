@@ -149,10 +149,11 @@ extension Endpoint {
     package static let members = Endpoint(
         "orgs/list-members", .get, "/orgs/{org}/members", query: ["filter", "role"], shape: .accounts, paging: .link,
         scope: "read:org", docs: "https://docs.github.com/rest/orgs/members#list-organization-members")
-    /// `GET /orgs/{org}/outside_collaborators`: an organization's outside collaborators, for its owners.
+    /// `GET /orgs/{org}/outside_collaborators`: an organization's outside collaborators, for its owners;
+    /// `filter` 2fa_disabled or 2fa_insecure, as for the members.
     package static let outsideCollaborators = Endpoint(
-        "orgs/list-outside-collaborators", .get, "/orgs/{org}/outside_collaborators", shape: .accounts,
-        paging: .link, scope: "read:org",
+        "orgs/list-outside-collaborators", .get, "/orgs/{org}/outside_collaborators", query: ["filter"],
+        shape: .accounts, paging: .link, scope: "read:org",
         docs: "https://docs.github.com/rest/orgs/outside-collaborators#list-outside-collaborators-for-an-organization")
     /// `GET /repos/{owner}/{repo}/assignees`: who issues and pull requests of a repository may be assigned to.
     package static let assignees = Endpoint(

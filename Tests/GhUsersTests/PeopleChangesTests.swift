@@ -669,6 +669,26 @@ struct PeopleChangesRunTests {
         #expect(try PeopleSnapshotFile(path: folder("m.json")).load()?.people.isEmpty == true)
     }
 
+    /// So through the outside collaborators' 2FA filter: the last without 2FA turned it on (before: the 2FA rule
+    /// held for members alone, and this was refused every run).
+    @Test func anOutsideCollaboratorsTwoFactorListThatEmptiedIsRecordedAsIs() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let arguments = [
+            "outside-collaborators", "github", "--2fa-disabled", "--changes", folder("o.json"), "--format", "tsv",
+        ]
+        let path = "GET /orgs/github/outside_collaborators?filter=2fa_disabled&per_page=100"
+        let one = StubTransport()
+        one.answer(path, accounts: [5])
+        #expect(await run(one, arguments).0 == 0)
+        let empty = StubTransport()
+        empty.answer(path, json: "[]")
+        let (code, out, err) = await run(empty, arguments)
+        #expect(code == 0, "\(err)")
+        #expect(out.hasPrefix("removed\t"), "\(out)")
+        #expect(try PeopleSnapshotFile(path: folder("o.json")).load()?.people.isEmpty == true)
+    }
+
     /// Forks far fewer than the repository's `forks_count` are a list GitHub answered in part: refused, both
     /// numbers said; half of them or more is people leaving.
     @Test func forksFarBelowTheRepositorysCountAreRefused() async throws {

@@ -75,6 +75,7 @@ private func documentedKeys(_ name: String) throws -> [String] {
             Step(members, as: nil, shown), Step(team, as: "eager-falcon-20", 404),
             Step("/orgs/github/invitations", as: "Yamada-Taro", 403),
             Step("/orgs/github/outside_collaborators", as: "Yamada-Taro", 403),
+            Step("/orgs/github/outside_collaborators?filter=2fa_disabled", as: "octocat", []),  // both have 2FA on
             Step(team, as: "Yamada-Taro", ["octocat", "Yamada-Taro", "kitsune-fox", "Happy-Otter-5"]),
             Step(team + "?role=maintainer", as: "Yamada-Taro", ["octocat", "kitsune-fox"]),
             Step(collaborators, as: "kitsune-fox", 200), Step(collaborators, as: "CalmFalcon19", 403),
@@ -281,8 +282,7 @@ private func documentedKeys(_ name: String) throws -> [String] {
             Step("PUT", "/orgs/github/memberships/livelyfalcon26", as: "octocat", body: member, 200),
             Step("PATCH", "/user/memberships/orgs/github", as: "livelyfalcon26", body: active, 200),
             Step(outside, as: "octocat", ["Tidy-Falcon-33"]),
-            Step("DELETE", direct, as: "octocat", 204),
-            Step(outside, as: "octocat", []),
+            Step("DELETE", direct, as: "octocat", 204), Step(outside, as: "octocat", []),
         ],
     ]
 

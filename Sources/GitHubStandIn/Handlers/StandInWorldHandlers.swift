@@ -43,6 +43,7 @@ extension StandInRouteRequest {
         let member = organization.member(caller)
         let ownerOnly = "You must be an owner of \(organization.login) to see this"
         let role = request.query["role"].flatMap { $0 == "all" ? nil : $0 }
+        let twoFactor = request.query["filter"].flatMap { $0 == "all" ? nil : $0 }
         switch list {
         case .organization:
             guard let account = world.organizationAccount(login: organization.login) else { return nil }
@@ -56,15 +57,24 @@ extension StandInRouteRequest {
             var listed = organization.members(shownTo: list == .members ? caller : nil)
             if list == .members {
                 listed = listed.filter { role == nil || $0.role == role }
-                if let filter = request.query["filter"], filter != "all" {
+                if let twoFactor {
                     guard member?.role == "admin" else { return refusal(422, "Only owners can use this filter.") }
-                    listed = listed.filter { "2fa_" + $0.twoFactor == filter }
+                    listed = listed.filter { "2fa_" + $0.twoFactor == twoFactor }
                 }
             }
             return peopleList(listed.map(\.login), byLogin: true)
         case .outsideCollaborators, .invitations:
             guard member?.role == "admin" else { return refusal(403, ownerOnly) }
-            guard list == .invitations else { return peopleList(world.outsideCollaborators(of: organization)) }
+            guard list == .invitations else {
+                // An account's 2FA state is the one its memberships record (none: on).
+                return peopleList(
+                    world.outsideCollaborators(of: organization).filter { login in
+                        twoFactor == nil
+                            || world.organizations.contains {
+                                "2fa_" + ($0.member(login)?.twoFactor ?? "") == twoFactor
+                            }
+                    })
+            }
             return pagedRecords(world.invitations[organization.login.lowercased()] ?? [])
         case .teamMembers:
             guard let team = organization.team(parameters["team_slug"], shownTo: caller) else { return nil }

@@ -159,6 +159,25 @@ struct MembersCommandTests {
         #expect(run.err.contains("the organization's owners only"))
     }
 
+    /// GitHub's outside collaborators take its 2FA filters too, one at a time (helper-333: an owner had no way to
+    /// list which of them have no 2FA, and `access` cannot tell).
+    @Test(arguments: [("--2fa-disabled", "2fa_disabled"), ("--2fa-insecure", "2fa_insecure")])
+    func outsideCollaboratorsTakeTheTwoFactorFilters(option: String, value: String) async {
+        let harness = Self.harness(token: true)
+        harness.expect(
+            "GET /orgs/github/outside_collaborators?filter=\(value)&per_page=30",
+            body: "orgs-list-outside-collaborators")
+        let run = await harness.run([
+            "outside-collaborators", "github", option, "--format", "tsv", "--fields", "login,id",
+        ])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == "octocat\t1\n")
+        let both = await Self.harness(token: true).run(
+            ["outside-collaborators", "github", "--2fa-disabled", "--2fa-insecure"])
+        #expect(both.status == 64)
+        #expect(both.err.contains("--2fa-disabled and --2fa-insecure are two filters"), "\(both.err)")
+    }
+
     /// GitHub documents that a non-member's `GET /orgs/{org}/members` "will be redirected to the public members
     /// list", which has no filters: its answer is not the filtered list, so it is refused (exit 4), not printed.
     @Test(arguments: [

@@ -20,7 +20,8 @@ struct ListCollapse {
     /// What the list holds, in the plural (`records` for an access map).
     var noun = "accounts"
     /// Whether GitHub refuses the list outright to a token that may not see it, so that an empty answer is the
-    /// list: the 2FA filters are for owners alone (GitHub's 422 to anyone else).
+    /// list: the 2FA filters (of members and outside collaborators) are for owners alone (GitHub's 422 to anyone
+    /// else).
     var refusedUnlessSeen = false
 
     /// Why the list is not compared, or nil for a list to compare. People do leave: a list at half its count or

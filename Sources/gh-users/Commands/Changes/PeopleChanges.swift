@@ -219,7 +219,7 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
         var collapse = ListCollapse(
             list: "GitHub's list of \(subject.description)", read: people.count,
             counted: counted.map { ($0, "the repository's \(key.counted ?? "")") }, recorded: previous?.people.count)
-        collapse.refusedUnlessSeen = key.checksMembership && options.filters["filter"]?.hasPrefix("2fa_") == true
+        collapse.refusedUnlessSeen = options.filters["filter"]?.hasPrefix("2fa_") == true
         if let refusal = collapse.refusal {
             io.writeErr("gh-users: \(refusal)\n" + file.untouched)
             return .setupFailed

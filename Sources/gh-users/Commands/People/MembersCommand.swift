@@ -8,10 +8,7 @@ struct MembersCommand: PeopleListCommand {
     static let memberRole = PeopleFilter.choice(
         "role", help: "admin (the owners), member or all; needs a token.", default: "all",
         choices: ["admin", "member", "all"])
-    static let twoFactorDisabled = twoFactor(
-        "2fa-disabled", other: "2fa-insecure", help: "Only the members without two-factor authentication.")
-    static let twoFactorInsecure = twoFactor(
-        "2fa-insecure", other: "2fa-disabled", help: "Only the members with an insecure two-factor method.")
+    static let twoFactor = PeopleFilter.twoFactor(of: "members")
     static let publicOnly = OptionDeclaration<PeopleListChoices>.flag(
         "public", help: "Only the members who show their membership (GET /orgs/{org}/public_members).",
         apply: { options, reading throws(UsageError) in
@@ -23,22 +20,7 @@ struct MembersCommand: PeopleListCommand {
             options.publicOnly = true
         }, resumedWhen: { $0.publicOnly })
 
-    /// `--2fa-disabled` or `--2fa-insecure`, sent as `filter=2fa_disabled`: one of them at most.
-    private static func twoFactor(_ name: String, other: String, help: String) -> OptionDeclaration<
-        PeopleListChoices
-    > {
-        let value = name.replacing("-", with: "_")
-        return .flag(
-            name, help: help + " For the organization's owners only; needs a token.",
-            apply: { options, reading throws(UsageError) in
-                guard !reading.parsed.flags.contains(other) else {
-                    throw reading.usageError("--2fa-disabled and --2fa-insecure are two filters: give one of them")
-                }
-                options.filters["filter"] = value
-            }, resumedWhen: { $0.filters["filter"] == value })
-    }
-
-    static let filters = [memberRole, twoFactorDisabled, twoFactorInsecure, publicOnly]
+    static let filters = [memberRole] + twoFactor + [publicOnly]
 
     static let spec = PeopleList.spec(
         CommandSpec(

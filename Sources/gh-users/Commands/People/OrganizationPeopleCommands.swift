@@ -7,30 +7,34 @@ struct OutsideCollaboratorsCommand: PeopleListCommand {
     var list: PeopleListOptions
 
     static let changes = PeopleChangeKey()
+    static let filters = PeopleFilter.twoFactor(of: "outside collaborators")
 
     static let spec = PeopleList.spec(
         CommandSpec(
             name: "outside-collaborators",
             abstract: "List an organization's outside collaborators (\(Endpoint.outsideCollaborators)).",
-            usage: "gh-users outside-collaborators ORG [--limit N | --all] [options]",
+            usage:
+                "gh-users outside-collaborators ORG [--2fa-disabled | --2fa-insecure] [--limit N | --all] [options]",
             discussion: """
                 Lists the people who are not members of the organization but can reach one of its
                 repositories. Only the organization's owners may list them: it needs a token of an owner with
                 the read:org scope, and GitHub's refusal (403, or 404 for what the token may not see) is exit
-                status 4 with GitHub's reason, and the scopes it accepts when the token has none. A 404 asks for the organization (GET /orgs/{org}) first: when
-                there is none by that name, exit status 3 says so.
+                status 4 with GitHub's reason, and the scopes it accepts when the token has none. A 404 asks
+                for the organization (GET /orgs/{org}) first: when there is none by that name, exit status 3
+                says so. The 2FA filters are GitHub's, for its owners, as for members.
                 """,
             arguments: [("ORG", "The organization whose outside collaborators to list.")],
-            options: [],
+            options: filters.map(\.spec),
             examples: [
                 ("gh-users outside-collaborators my-org --all", "Every outside collaborator of my-org."),
+                ("gh-users outside-collaborators my-org --2fa-disabled --all", "Who of them has no 2FA."),
                 (
                     "gh-users outside-collaborators my-org --all --full --format csv --fields login,name,email",
                     "Who they are, for a security review."
                 ),
             ],
             fields: FieldCatalog.account),
-        noun: "outside collaborators", changes: changes, profiles: []
+        noun: "outside collaborators", filters: filters, changes: changes, profiles: []
     ).taking(.login)
 
     init(_ parsed: ParsedArguments, spec: CommandSpec) throws(UsageError) {
@@ -46,7 +50,7 @@ struct OutsideCollaboratorsCommand: PeopleListCommand {
         {
             return requirement.refuse(context)
         }
-        let people = GitHubEndpoints.accounts(.outsideCollaborators, under: list.owner)
+        let people = GitHubEndpoints.accounts(.outsideCollaborators, under: list.owner, filters: list.filters)
         return await PeopleList.write(
             PeopleList.pages(people, list.plan, github), command: "outside-collaborators",
             noun: "outside collaborators", columns: AccountColumns.summary, full: .accounts(\.profiles),

@@ -93,6 +93,25 @@ enum PeopleFilter {
             resume: { options in options.filters[key].map { ["--" + name, $0] } ?? [] })
     }
 
+    /// `--2fa-disabled` and `--2fa-insecure` for a list of `people`, sent as `filter=2fa_disabled`: one of them at
+    /// most.
+    static func twoFactor(of people: String) -> [OptionDeclaration<PeopleListChoices>] {
+        let states = [
+            ("disabled", "insecure", "without two-factor authentication"),
+            ("insecure", "disabled", "with an insecure two-factor method"),
+        ]
+        return states.map { state, other, help in
+            .flag(
+                "2fa-" + state, help: "Only the \(people) \(help). For the organization's owners only; needs a token.",
+                apply: { options, reading throws(UsageError) in
+                    guard !reading.parsed.flags.contains("2fa-" + other) else {
+                        throw reading.usageError("--2fa-disabled and --2fa-insecure are two filters: give one of them")
+                    }
+                    options.filters["filter"] = "2fa_" + state
+                }, resumedWhen: { $0.filters["filter"] == "2fa_" + state })
+        }
+    }
+
     /// `--NAME`, sent as `key=value` (`--anon` is `anon=1`).
     static func flag(_ name: String, help: String, sends key: String, _ value: String) -> OptionDeclaration<
         PeopleListChoices
