@@ -6,7 +6,8 @@ import Foundation
     import Darwin
 #endif
 
-/// Writes straight to a file descriptor with `write(2)`, retrying short writes and EINTR.
+/// Writes straight to a file descriptor with `write(2)`, retrying short writes and EINTR, and waiting out EAGAIN
+/// (`DescriptorReadiness`).
 /// Needs SIGPIPE ignored so that a closed pipe surfaces as EPIPE instead of killing the process, and SIGXFSZ
 /// ignored so that a file-size limit (`ulimit -f`) surfaces as EFBIG.
 /// Only EPIPE (the reader left) is `OutputClosedError`; any other failure (a full disk, a file too large, an I/O
@@ -24,7 +25,7 @@ package struct FileDescriptorSink: OutputSink {
             while offset < buffer.count {
                 let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 {
-                    if errno == EINTR { continue }
+                    if errno == EINTR || DescriptorReadiness.waited(descriptor, for: POLLOUT) { continue }
                     return (errno, offset)
                 }
                 offset += written
@@ -152,4 +153,25 @@ private func systemWrite(_ descriptor: Int32, _ pointer: UnsafeRawPointer, _ cou
     #else
         return Darwin.write(descriptor, pointer, count)
     #endif
+}
+
+/// A descriptor left non-blocking by whoever opened it: a parent that shares its pipe with O_NONBLOCK set (Node's
+/// child processes, some CI runners) makes a read or write answer EAGAIN where a blocking one waits, and a run
+/// stopped there with "resource temporarily unavailable" after 1,066 of 20,000 lines (helper-334).
+package enum DescriptorReadiness {
+    /// After a failed read or write, whether its errno was EAGAIN and `descriptor` is now ready for `events`
+    /// (`POLLIN`, `POLLOUT`), waited for with poll(2): then it is tried again. Ready includes an error or a hangup,
+    /// which the next try says. False for any other errno, which is left as it was.
+    package static func waited(_ descriptor: Int32, for events: Int32) -> Bool {
+        let failure = errno
+        guard failure == EAGAIN || failure == EWOULDBLOCK else { return false }
+        var poller = pollfd(fd: descriptor, events: Int16(events), revents: 0)
+        while poll(&poller, 1, -1) < 0 {
+            guard errno == EINTR else {
+                errno = failure
+                return false
+            }
+        }
+        return true
+    }
 }

@@ -251,7 +251,7 @@ package struct InputReadError: Error, Equatable {
         while true {
             let count = buffer.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress!, $0.count) }
             if count >= 0 { return Array(buffer.prefix(count)) }
-            if errno == EINTR { continue }
+            if errno == EINTR || DescriptorReadiness.waited(descriptor, for: POLLIN) { continue }
             let text = String(cString: strerror(errno))
             throw InputReadError(reason: text.prefix(1).lowercased() + text.dropFirst())
         }

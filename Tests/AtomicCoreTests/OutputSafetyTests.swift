@@ -113,6 +113,42 @@ struct FileDescriptorSinkTests {
         #expect(await FileDescriptorSink(descriptor: null).waitForReader() == .tookAll)
     }
 
+    /// A pipe its opener left non-blocking (O_NONBLOCK) fills: the write waits for the reader, as to a blocking
+    /// one, rather than fail on EAGAIN (before: "resource temporarily unavailable" after 64 KiB, helper-334).
+    @Test func aNonBlockingPipeThatFillsIsWaitedFor() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        #expect(fcntl(ends[1], F_SETFL, fcntl(ends[1], F_GETFL) | O_NONBLOCK) == 0)
+        let (writer, sent) = (ends[1], [UInt8](repeating: 0x61, count: 1 << 20))
+        // A write that fails closes the pipe as one that ends: the reader counts what came.
+        let writes = Thread {
+            try? FileDescriptorSink(descriptor: writer).write(sent)
+            close(writer)
+        }
+        writes.start()
+        var received = 0
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while case let count = read(ends[0], &buffer, buffer.count), count > 0 { received += count }
+        #expect(received == sent.count)
+    }
+
+    /// So does a read of stdin that finds nothing there yet.
+    @Test func aNonBlockingInputWithNothingYetIsWaitedFor() throws {
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer { close(ends[0]) }
+        #expect(fcntl(ends[0], F_SETFL, fcntl(ends[0], F_GETFL) | O_NONBLOCK) == 0)
+        let writer = ends[1]
+        let later = Thread {
+            usleep(50_000)
+            _ = write(writer, "octocat\n", 8)
+            close(writer)
+        }
+        later.start()
+        #expect(try InputReadError.readChunk(ends[0]) == Array("octocat\n".utf8))
+    }
+
     /// `>&-`: a descriptor that is not open says so before anything is written; an open one does not.
     @Test func aClosedDescriptorIsNotOpen() throws {
         let null = open("/dev/null", O_WRONLY)

@@ -6,7 +6,7 @@ import AtomicCore
     import Darwin
 #endif
 
-/// read(2) and write(2) to the end, through EINTR and short counts, and strerror's words for messages: what the
+/// read(2) and write(2) to the end, through EINTR, EAGAIN and short counts, and strerror's words for messages: what the
 /// token file, the crawl state and the crawl's output file share.
 enum FileDescriptorIO {
     /// A failed read or write, with its errno and, for a write, how many of its bytes went out first.
@@ -28,7 +28,7 @@ enum FileDescriptorIO {
                 #endif
             }
             if count < 0 {
-                if errno == EINTR { continue }
+                if errno == EINTR || DescriptorReadiness.waited(descriptor, for: POLLIN) { continue }
                 throw Failure(code: errno)
             }
             if count == 0 { break }
@@ -65,7 +65,7 @@ enum FileDescriptorIO {
                     let written = Darwin.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 #endif
                 if written < 0 {
-                    if errno == EINTR { continue }
+                    if errno == EINTR || DescriptorReadiness.waited(descriptor, for: POLLOUT) { continue }
                     return Failure(code: errno, written: offset)
                 }
                 offset += written
