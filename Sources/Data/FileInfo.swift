@@ -124,14 +124,21 @@ package enum FileInfo {
         return failure
     }
 
-    /// `mkdir -p` with 0700 for the folders it makes; existing ones are left exactly as they are. Returns the
-    /// path that could not be made and why, or nil.
+    /// `mkdir -p` with 0700 for the folders it makes, whatever the umask (under 0277 a parent made 0500 kept every
+    /// later run out of `~/.cache`, helper-334); existing ones are left exactly as they are. Returns the path that
+    /// could not be made and why, or nil.
     static func makeDirectories(_ path: String) -> (String, Int32)? {
         var info = stat()
         if stat(path, &info) == 0 { return nil }
         let parent = (path as NSString).deletingLastPathComponent
         if parent != path, !parent.isEmpty, let failure = makeDirectories(parent) { return failure }
-        if mkdir(path, 0o700) != 0, errno != EEXIST { return (path, errno) }
+        guard mkdir(path, 0o700) == 0 else { return errno == EEXIST ? nil : (path, errno) }
+        // Opened without following a link, lest one put there meanwhile have its target's mode changed.
+        let made = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        if made >= 0 {
+            _ = fchmod(made, 0o700)
+            close(made)
+        }
         return nil
     }
 }

@@ -246,6 +246,18 @@ struct CacheStoreSafetyEndToEndTests: EndToEndSuite {
             var info = stat()
             try #require(lstat(folder.appendingPathComponent("gh-users-responses").path, &info) == 0)
             #expect(Int(info.st_mode) & 0o7777 == 0o700)
+            // So are the folders it makes above it, ~/.cache too: before, 0500, which every later run could not
+            // write into, whatever its umask (helper-334).
+            let home = folder.appendingPathComponent("home")
+            try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+            let underHome = try await BinaryRunner.shell(
+                #"umask 0277; unset XDG_CACHE_HOME; HOME="$DIR/home" "$GH_USERS" show octocat --api-url "$API""#,
+                environment: ["API": server.baseURL, "DIR": folder.path])
+            #expect(underHome.status == 0, "\(underHome.stderr)")
+            for made in [".cache", ".cache/gh-users"] {
+                try #require(lstat(home.appendingPathComponent(made).path, &info) == 0)
+                #expect(Int(info.st_mode) & 0o7777 == 0o700, "\(made)")
+            }
         }
     }
 }

@@ -8,19 +8,25 @@ import Testing
 
 struct CacheLocationTests {
     @Test func flagThenXDGThenHome() throws {
-        let environment = ["XDG_CACHE_HOME": "/xdg", "HOME": "/home/me"]
+        let home = FileManager.default.temporaryDirectory.path
+        let environment = ["XDG_CACHE_HOME": "/xdg", "HOME": home]
         #expect(try CacheLocation.resolve(cacheDir: "/flag", environment: environment).directory?.path == "/flag")
         #expect(try CacheLocation.resolve(cacheDir: nil, environment: environment).directory?.path == "/xdg/gh-users")
         #expect(
-            try CacheLocation.resolve(cacheDir: nil, environment: ["HOME": "/home/me"]).directory?.path
-                == "/home/me/.cache/gh-users")
+            try CacheLocation.resolve(cacheDir: nil, environment: ["HOME": home]).directory?.path
+                == home + "/.cache/gh-users")
         // The XDG spec ignores a relative XDG_CACHE_HOME.
         #expect(
-            try CacheLocation.resolve(cacheDir: nil, environment: ["XDG_CACHE_HOME": "rel", "HOME": "/h"]).directory?
-                .path
-                == "/h/.cache/gh-users"
-        )
+            try CacheLocation.resolve(cacheDir: nil, environment: ["XDG_CACHE_HOME": "rel", "HOME": home]).directory?
+                .path == home + "/.cache/gh-users")
         #expect(try CacheLocation.resolve(cacheDir: nil, environment: [:]).directory == nil)
+    }
+
+    /// A HOME that is relative, or no folder (a service account's `/nonexistent`, a file), names no cache: before,
+    /// gh-users made `/nonexistent/.cache/gh-users`, and `rel/.cache/gh-users` in the current folder (helper-334).
+    @Test(arguments: ["rel/home", "/nonexistent-gh-users-home", "/etc/hostname"])
+    func aHomeThatIsNoFolderNamesNoCache(home: String) throws {
+        #expect(try CacheLocation.resolve(cacheDir: nil, environment: ["HOME": home]).directory == nil)
     }
 
     @Test func theSizeLimitDefaultsToAHundredMegabytes() throws {

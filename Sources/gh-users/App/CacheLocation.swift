@@ -10,7 +10,8 @@ struct CacheLocation: Sendable, Equatable {
     let limitBytes: Int64
 
     /// `--cache-dir`, else `$XDG_CACHE_HOME/gh-users` (an absolute path, as the XDG spec requires), else
-    /// `$HOME/.cache/gh-users`. `GH_USERS_CACHE_SIZE` bounds it (`100MB` by default; B, KB, MB, GB, or KiB…).
+    /// `$HOME/.cache/gh-users` where HOME is an absolute path to a folder that exists: a service account's
+    /// `/nonexistent` was made, parents and all, and a relative one was taken in the current folder (helper-334). `GH_USERS_CACHE_SIZE` bounds it (`100MB` by default; B, KB, MB, GB, or KiB…).
     static func resolve(cacheDir: String?, environment: [String: String]) throws(UsageError) -> CacheLocation {
         var directory: URL?
         // Where the folder came from, for a refusal: what to change.
@@ -21,7 +22,7 @@ struct CacheLocation: Sendable, Equatable {
             directory = URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent(
                 "gh-users", isDirectory: true)
             source = "XDG_CACHE_HOME"
-        } else if let home = environment["HOME"], !home.isEmpty {
+        } else if let home = environment["HOME"], home.hasPrefix("/"), isFolder(home) {
             directory = URL(fileURLWithPath: home, isDirectory: true)
                 .appendingPathComponent(".cache/gh-users", isDirectory: true)
             source = "HOME"
@@ -44,5 +45,10 @@ struct CacheLocation: Sendable, Equatable {
             limit = parsed
         }
         return CacheLocation(directory: directory, limitBytes: limit)
+    }
+
+    private static func isFolder(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
     }
 }

@@ -121,8 +121,8 @@ extension CacheOptions {
         }
         guard let repository = context.environment.makeCacheRepository(location) else {
             io.writeErr(
-                "gh-users: there is no cache directory: HOME and XDG_CACHE_HOME name none (unset, relative, or not "
-                    + "UTF-8); set one, or give --cache-dir\n")
+                "gh-users: there is no cache directory: HOME and XDG_CACHE_HOME name none (unset, relative, not "
+                    + "UTF-8, or a HOME that is no folder); set one, or give --cache-dir\n")
             return .setupFailed
         }
         do throws(DomainError) {
