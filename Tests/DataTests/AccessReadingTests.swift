@@ -24,6 +24,13 @@ struct AccessReadingTests {
 
     private static let org = try! Login(validating: "octo-org")
 
+    /// A batch's keys are its aliases (`r0`, `r12`); any other key of a hostile answer is none (helper-331's GA4).
+    @Test func onlyAnRAndDigitsIsABatchsAlias() {
+        #expect(GraphQLAccessQuery.isAlias("r1") && GraphQLAccessQuery.isAlias("r12"))
+        #expect(
+            !GraphQLAccessQuery.isAlias("x1") && !GraphQLAccessQuery.isAlias("r") && !GraphQLAccessQuery.isAlias("r1a"))
+    }
+
     private static func reading(_ stub: StubTransport, concurrency: Int = 4, of organization: Login = org)
         -> AccessReading
     {

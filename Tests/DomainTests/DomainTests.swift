@@ -110,6 +110,14 @@ struct ResourceTests {
         }
     )
 
+    /// What is asked fresh or live stays so through a page size and a change of value (helper-331's R1 and R4).
+    @Test func freshAndLiveOutliveAddingAndMapping() {
+        let profile = Resource<Int>(.listUsers, missing: "x") { _ throws(DomainError) in 1 }
+        #expect(profile.fresh().adding("per_page=1").asksFresh)
+        #expect(profile.live().map { $0 + 1 }.asksLive)
+        #expect(!profile.adding("per_page=1").asksFresh)
+    }
+
     @Test func theFirstPageAsksForItsSizeAfterTheListsOwnQuery() {
         #expect(list.firstPage(perPage: 2).target == "/users?since=5&per_page=2")
         #expect(Resource<Int>(.rateLimitStatus, missing: "x") { _ throws(DomainError) in 1 }.target == "/rate_limit")

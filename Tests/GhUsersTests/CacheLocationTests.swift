@@ -87,6 +87,9 @@ struct CacheRoutingTests {
         #expect(CacheRenderer.size(998_279) == "998 kB")
         #expect(CacheRenderer.size(1_500_000) == "1.5 MB")
         #expect(CacheRenderer.size(100_000_000) == "100 MB")
+        // A unit's thousand is the next unit's one (helper-331's mutation C4: "1000 B", "1000 kB").
+        #expect(CacheRenderer.size(1000) == "1.0 kB")
+        #expect(CacheRenderer.size(1_000_000) == "1.0 MB")
     }
 }
 
@@ -114,6 +117,16 @@ struct CacheInfoRenderingTests {
         #expect(CacheRenderer.render(summary, context: context(.table)).contains("Orphans  2 temporary files"))
         let clean = CacheSummary(path: "/c", entries: 0, bytes: 0, limitBytes: 1)
         #expect(!CacheRenderer.render(clean, context: context(.table)).contains("Orphans"))
+    }
+
+    /// A path is the environment's (`XDG_CACHE_HOME`, `--cache-dir`): the table shows an escape in it as text, and tsv
+    /// writes a backslash doubled, as every tsv cell (helper-331's mutations C2 and C3).
+    @Test func aPathsEscapesReachNoTerminalAndTSVStaysReadable() {
+        let odd = CacheSummary(path: "/tmp/\u{1B}[31mred\\x", entries: 0, bytes: 0, limitBytes: 1)
+        let table = CacheRenderer.render(odd, context: context(.table))
+        #expect(!table.contains("\u{1B}"))
+        #expect(table.hasPrefix("Path     /tmp/\\e[31mred\\x\n"), "\(table)")
+        #expect(CacheRenderer.render(odd, context: context(.tsv)).hasPrefix("/tmp/\\e[31mred\\\\x\t"))
     }
 
     /// Issue 19 item 13: csv is data when piped, so a path is written as it is, quoted where it must be.

@@ -12,6 +12,15 @@ struct SignalStatusTests {
         #expect(state.signalStatus == status)
     }
 
+    /// A signal its starter ignored (`nohup`'s SIGHUP) is seen as such, and is left ignored; one left at its
+    /// default is caught (helper-331's mutations I7 and I8: neither told).
+    @Test func aSignalIgnoredAtStartIsToldFromOneThatIsNot() {
+        let previous = signal(SIGUSR2, SIG_IGN)
+        defer { signal(SIGUSR2, previous) }
+        #expect(InterruptHandler.ignoredAtStart(SIGUSR2))
+        #expect(!InterruptHandler.ignoredAtStart(SIGURG))
+    }
+
     @Test func theFirstSignalDecides() {
         let state = InterruptState.untimed()
         _ = state.interrupt(signal: SIGTERM)

@@ -226,5 +226,11 @@ struct TokenFileReaderTests {
     @Test func anEndlessFileIsRefusedWithoutReadingItAll() throws {
         #expect(
             message("/dev/zero") == "the token file '/dev/zero' is larger than 64 KiB; it should hold the token alone")
+        // What is read stops one buffer past the limit (helper-331's mutation F1: 16 times it went unseen).
+        let zero = open("/dev/zero", O_RDONLY)
+        try #require(zero >= 0)
+        defer { close(zero) }
+        let read = try FileDescriptorIO.readAll(zero, limit: 10_000)
+        #expect(read.count > 10_000 && read.count <= 10_000 + 4096)
     }
 }

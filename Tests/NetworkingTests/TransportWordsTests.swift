@@ -123,6 +123,41 @@ struct ConnectFailureMappingTests {
         #expect(error.isTransient)
     }
 
+    /// A loopback API on the proxy's own host: its refused port is the server's, not the proxy's (helper-331's
+    /// mutation L7 went unseen).
+    @Test func aRefusedServerOnTheProxysHostIsTheServer() {
+        let error = URLSessionTransport.transportError(
+            curlError(
+                .cannotConnectToHost, "Failed to connect to 127.0.0.1 port 8080 after 0 ms: Couldn't connect to server",
+                url: "http://127.0.0.1:8080/users"),
+            proxyHosts: ["127.0.0.1"])
+        #expect(error == .cannotConnect("refused or unreachable", host: "127.0.0.1:8080"))
+    }
+
+    /// "Out of memory" is a head's only before a response was held; after one, it is libcurl's own (L6).
+    @Test func outOfMemoryAfterAResponseIsNoHeadFailure() {
+        let error = curlError(.unknown, "Out of memory", url: "https://api.github.com/users")
+        #expect(URLSessionTransport.headFailure(error) == .malformedHeaders("a header line is over 100 KiB"))
+        #expect(URLSessionTransport.headFailure(error, afterAResponse: true) == nil)
+    }
+
+    /// Both spellings of the no-proxy list, which libcurl reads lower case first: a user's `no_proxy` left as it
+    /// was would send a loopback run's token through `http_proxy` (L2).
+    @Test func aDirectRunBypassesTheProxyInBothSpellings() {
+        let names = ["NO_PROXY", "no_proxy"]
+        let saved = names.map { name in (name, getenv(name).map { String(cString: $0) }) }
+        defer {
+            for (name, value) in saved {
+                if let value { setenv(name, value, 1) } else { unsetenv(name) }
+            }
+        }
+        setenv("no_proxy", "example.com", 1)
+        setenv("NO_PROXY", "example.com", 1)
+        URLSessionTransport.bypassProxies()
+        #expect(String(cString: getenv("no_proxy")) == "*")
+        #expect(String(cString: getenv("NO_PROXY")) == "*")
+    }
+
     @Test func withoutLibcurlsTextTheServerIsNamed() {
         let error = URLSessionTransport.transportError(
             curlError(.cannotConnectToHost, "", url: "http://127.0.0.1:9/users"))

@@ -71,6 +71,9 @@ struct SearchCommandTests {
         var small = expected
         small.paging.limit = .count(50)
         #expect(small.plan == PagingPlan(limit: .count(50)))
+        // A count past the cap is the cap too: before, GitHub's 422 past page 10 (helper-331's mutation S1).
+        small.paging.limit = .count(5000)
+        #expect(small.plan.limit == .count(1000))
     }
 
     /// The note names --split only for a query --split takes: not one with a created: or --sort.
