@@ -19,6 +19,29 @@ struct OwnedFileLinkTests {
         OwnedFile(path: path, kind: "state file", option: "--state", limitBytes: 1 << 16)
     }
 
+    /// A name ending in " (deleted)", as Linux's /proc ends a deleted file's, can be a live file's: such a file open on
+    /// a descriptor has a path; a deleted one has none, even where another file now bears the name /proc gives it
+    /// (helper-331's mutations F3 and F5 went unseen).
+    @Test func aLiveFileNamedAsDeletedIsToldFromADeletedOne() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        #expect(FileManager.default.createFile(atPath: folder("live (deleted)"), contents: Data()))
+        let live = open(folder("live (deleted)"), O_RDONLY)
+        try #require(live >= 0)
+        defer { close(live) }
+        let link = "/proc/self/fd/\(live)"
+        let text = try #require(FileDescriptorIO.readLink(link))
+        #expect(!FileDescriptorIO.isPathlessDescriptorLink(link, text: text))
+        #expect(FileManager.default.createFile(atPath: folder("gone"), contents: Data()))
+        let gone = open(folder("gone"), O_RDONLY)
+        try #require(gone >= 0)
+        defer { close(gone) }
+        #expect(unlink(folder("gone")) == 0)
+        #expect(FileManager.default.createFile(atPath: folder("gone (deleted)"), contents: Data()))
+        #expect(FileDescriptorIO.regularFilePath(of: gone) == nil)
+        #expect(FileDescriptorIO.regularFilePath(of: live).map { $0.hasSuffix("/live (deleted)") } == true)
+    }
+
     /// Links of one's own, relative or absolute, through a folder or to a file yet to be made, are followed.
     @Test func ownLinksAreFollowedNameByName() throws {
         let folder = try Folder()
