@@ -73,6 +73,33 @@ struct ResourceLimitsEndToEndTests {
                 + "/proc mounted?); nothing was done\n", "\(result.stderr)")
     }
 
+    /// Whether root can run a command as another user under a process limit (`prlimit`, `setpriv`): root's own runs
+    /// ignore `ulimit -u`.
+    static let canLimitThreads =
+        geteuid() == 0
+        && ["/usr/bin/prlimit", "/usr/bin/setpriv"].allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// Under a process limit too low for a run's threads (`ulimit -u`, a container's pids limit): one line, exit 1,
+    /// nothing asked. Before, libdispatch retried a thread it could not start forever, and SIGTERM stayed pending:
+    /// only SIGKILL ended the run (helper-334), here after 30 s, as exit 137.
+    @Test(.enabled(if: canLimitThreads, "needs root, prlimit and setpriv to run as another user under a process limit"))
+    func tooFewThreadsIsSaidAndNothingIsDone() async throws {
+        // A user of its own: the limit counts every process of the user on the machine, and other containers on
+        // this kernel run as nobody (setpriv's exec failed with EAGAIN).
+        let user = String(2_000_000_000 + Int(getpid()))
+        try await withStandIn(users: 20) { server in
+            let result = try await BinaryRunner.shell(
+                #"timeout -s KILL 30 prlimit --nproc=4 setpriv --reuid="$U" --regid="$U" --clear-groups "#
+                    + #""$GH_USERS" show octocat --api-url "$API" --no-cache"#,
+                environment: ["API": server.baseURL, "GH_TOKEN": StandInTokens.token(for: "octocat"), "U": user])
+            #expect(result.status == 1)
+            #expect(result.stdout.isEmpty)
+            #expect(
+                result.stderr.hasPrefix("gh-users: it needs to start 10 threads, and could start "), "\(result.stderr)")
+            #expect(server.requests.isEmpty)
+        }
+    }
+
     /// The last: files open above the limit take no room a new file needs, and are not counted (a review's find:
     /// counted, 20 of them refused a run with 76 free).
     @Test(arguments: [

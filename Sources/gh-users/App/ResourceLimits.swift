@@ -17,6 +17,10 @@ enum ResourceLimits {
     static let openFiles: rlim_t = 64
     /// Address space: the binary and its libraries, a stack for each thread, and answers up to their cap.
     static let addressSpace: rlim_t = 384 << 20
+    /// Threads besides the first, alive at once: the cooperative pool's, libdispatch's, URLSession's and the signal
+    /// reader's. A `list` took 5, and under a process limit of 8 (`ulimit -u`, a container's pids limit)
+    /// libdispatch retried a thread it could not start forever, with SIGTERM pending and unseen (helper-334).
+    static let threads = 10
 
     /// Nil when a run can go on; else why not, in one line. A soft limit of open files below the need is raised
     /// toward the hard one first, as Go's runtime raises it: the hard limit is the one the administrator set. An
@@ -41,7 +45,44 @@ enum ResourceLimits {
             return "gh-users: it needs at least \(addressSpace >> 20) MiB of address space, and its limit is "
                 + "\(space.rlim_cur >> 20) MiB (ulimit -v \(space.rlim_cur >> 10)); nothing was done"
         }
-        return nil
+        return threadProblem(startable: startableThreads(threads))
+    }
+
+    /// Why a run that could start only `startable` threads besides its own may not go on; nil where it may.
+    static func threadProblem(startable: Int) -> String? {
+        guard startable < threads else { return nil }
+        return "gh-users: it needs to start \(threads) threads, and could start \(startable) (ulimit -u, or a "
+            + "container's pids limit); nothing was done"
+    }
+
+    /// How many of `wanted` threads start and stay at once: each waits on a pipe, then all end and are joined. Their
+    /// stacks are small, so that an address space limit is not what stops them. `wanted` where it cannot be told.
+    static func startableThreads(_ wanted: Int) -> Int {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { return wanted }
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        pthread_attr_setstacksize(&attributes, 64 << 10)
+        var started: [pthread_t] = []
+        for _ in 0..<wanted {
+            var thread = pthread_t()
+            // The descriptor rides in the argument's bits: a C function can capture nothing.
+            let argument = UnsafeMutableRawPointer(bitPattern: Int(ends[0]) + 1)
+            let made = pthread_create(
+                &thread, &attributes,
+                { argument in
+                    var byte: UInt8 = 0
+                    _ = read(Int32(Int(bitPattern: argument) - 1), &byte, 1)
+                    return nil
+                }, argument)
+            guard made == 0 else { break }
+            started.append(thread)
+        }
+        pthread_attr_destroy(&attributes)
+        close(ends[1])
+        for thread in started { pthread_join(thread, nil) }
+        close(ends[0])
+        return started.count
     }
 
     /// Under an address space limit, glibc's malloc keeps at most two arenas. It reserves 64 MiB of address space
