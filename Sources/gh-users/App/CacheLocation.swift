@@ -11,7 +11,8 @@ struct CacheLocation: Sendable, Equatable {
 
     /// `--cache-dir`, else `$XDG_CACHE_HOME/gh-users` (an absolute path, as the XDG spec requires), else
     /// `$HOME/.cache/gh-users` where HOME is an absolute path to a folder that exists: a service account's
-    /// `/nonexistent` was made, parents and all, and a relative one was taken in the current folder (helper-334). `GH_USERS_CACHE_SIZE` bounds it (`100MB` by default; B, KB, MB, GB, or KiB…).
+    /// `/nonexistent` was made, parents and all, and a relative one was taken in the current folder (helper-334).
+    /// `GH_USERS_CACHE_SIZE` bounds it (`100MB` by default; B, KB, MB, GB, or KiB…).
     static func resolve(cacheDir: String?, environment: [String: String]) throws(UsageError) -> CacheLocation {
         var directory: URL?
         // Where the folder came from, for a refusal: what to change.
