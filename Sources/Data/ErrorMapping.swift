@@ -64,6 +64,7 @@ enum ErrorMapping {
                 + "renewing by whoever runs it."
         case .tls(let failure, _, _): return hint(failure).map { error.description + "\n" + $0 } ?? error.description
         case .proxyRefused(_, let status): return error.description + "\n" + proxyRefusalHint(status)
+        case .proxyUnusable: return error.description + "\n" + proxyEnvironmentHint
         default: return error.description
         }
     }

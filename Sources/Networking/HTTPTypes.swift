@@ -126,6 +126,9 @@ package enum TransportError: Error, Sendable, Equatable {
     /// The proxy answered the CONNECT for `host` with an error `status` (403: policy, 407: it wants
     /// credentials): it will not tunnel there, and asking again will not change its mind.
     case proxyRefused(host: String, status: Int)
+    /// A proxy setting libcurl cannot use (`HTTPS_PROXY=http://[bad`, `ftp://proxy:21`): `proxy` as libcurl quoted
+    /// it (its user information masked), `reason` in our words. Nothing was sent anywhere.
+    case proxyUnusable(proxy: String, reason: String)
     case timedOut
     case connectionLost
     /// Fewer body bytes arrived than Content-Length announced.
@@ -170,6 +173,8 @@ extension TransportError: CustomStringConvertible {
             return "cannot connect to the proxy \(Self.oneLine(proxy)) (\(Self.oneLine(detail)))"
         case .proxyRefused(let host, let status):
             return "the proxy refused to open a tunnel to \(Self.oneLine(host)) (it answered HTTP \(status))"
+        case .proxyUnusable(let proxy, let reason):
+            return "the proxy setting '\(Self.oneLine(proxy))' \(reason)"
         case .timedOut: return "the request timed out"
         case .connectionLost: return "the connection was lost"
         case .truncatedBody: return "the response was cut short"

@@ -109,6 +109,17 @@ extension URLSessionTransport {
             return .proxyUnreachable(
                 proxy: String(message.dropFirst(unresolvedProxy.count)), detail: "the proxy's name does not resolve")
         }
+        // "Unsupported proxy syntax in 'http://[bad'", "Unsupported proxy scheme for 'ftp://proxy:21'" (helper-334):
+        // a setting, not the network, so the message names the variables to check.
+        for (prefix, reason) in [
+            ("Unsupported proxy syntax in '", "is not a URL libcurl can read"),
+            (
+                "Unsupported proxy scheme for '",
+                "names a scheme libcurl cannot use (http, https, socks4, socks4a, socks5, socks5h)"
+            ),
+        ] where message.hasPrefix(prefix) && message.hasSuffix("'") {
+            return .proxyUnusable(proxy: String(message.dropFirst(prefix.count).dropLast()), reason: reason)
+        }
         // "CONNECT tunnel failed, response 403" (libcurl 7.88); "Received HTTP code 407 from proxy after
         // CONNECT" (before 7.73).
         if let status = proxyStatus(message) {

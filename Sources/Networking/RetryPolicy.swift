@@ -375,7 +375,7 @@ extension TransportError {
         // An unreachable proxy is as passing as an unreachable server; a proxy that refuses the tunnel has
         // answered, by its policy.
         case .cannotConnect, .proxyUnreachable, .timedOut, .connectionLost, .truncatedBody: return true
-        case .cancelled, .proxyRefused, .tls, .responseTooLarge, .malformedHeaders, .redirectRefused,
+        case .cancelled, .proxyRefused, .proxyUnusable, .tls, .responseTooLarge, .malformedHeaders, .redirectRefused,
             .redirectToAnotherOrigin, .other:
             return false
         }

@@ -88,6 +88,16 @@ struct NetworkMessageTests {
                 + "or list the API's host in NO_PROXY to go around it.")
     }
 
+    @Test func aProxySettingThatCannotBeUsedSaysWhereItCameFrom() {
+        let said = failure(.proxyUnusable(proxy: "http://[bad", reason: "is not a URL libcurl can read"), attempts: 1)
+        #expect(said.advice.isEmpty)
+        #expect(
+            said.text
+                == "the proxy setting 'http://[bad' is not a URL libcurl can read\n"
+                + "The proxy comes from HTTPS_PROXY, https_proxy or ALL_PROXY (http_proxy for an http URL): check it, "
+                + "or list the API's host in NO_PROXY to go around it.")
+    }
+
     @Test func aProxyThatRefusesTheTunnelSaysWhy() {
         #expect(
             message(.proxyRefused(host: "api.github.com", status: 407), attempts: 1)

@@ -25,6 +25,7 @@ struct TransportErrorWordsTests {
         .tls(.handshake, host: "h", detail: "d"), .responseTooLarge(limit: 64 << 20),
         .redirectRefused("file:///etc/passwd"), .other("Error while processing content unencoding"),
         .redirectToAnotherOrigin("https://elsewhere.example"), .malformedHeaders("a header line is over 100 KiB"),
+        .proxyUnusable(proxy: "http://[bad", reason: "is not a URL libcurl can read"),
     ]
 
     /// The shape Swift prints an enum case in: a lower-camel-case name, then `(` or nothing at all.
@@ -32,7 +33,7 @@ struct TransportErrorWordsTests {
         let names = [
             "cannotConnect", "proxyUnreachable", "proxyRefused", "timedOut", "connectionLost", "truncatedBody",
             "untrustedCertificate", "nameMismatch", "responseTooLarge", "redirectRefused", "secondaryRateLimit",
-            "primaryRateLimit", "redirectToAnotherOrigin", "malformedHeaders",
+            "primaryRateLimit", "redirectToAnotherOrigin", "malformedHeaders", "proxyUnusable",
         ]
         return names.contains { text.contains($0) } || text.contains("(\"") || text.contains("transport(")
     }
@@ -177,6 +178,23 @@ struct ConnectFailureMappingTests {
             curlError(code, "Could not resolve proxy: proxy.invalid", url: "https://api.github.com/users"))
         #expect(error == .proxyUnreachable(proxy: "proxy.invalid", detail: "the proxy's name does not resolve"))
         #expect(error.isTransient)
+    }
+
+    /// A proxy setting libcurl cannot read is a setting to fix, not a network failure in libcurl's words
+    /// (helper-334): it is named as a proxy's, masked, and not retried.
+    @Test func aProxySettingLibcurlCannotUseIsNamedAsOne() {
+        let url = "https://api.github.com/users"
+        let syntax = URLSessionTransport.transportError(
+            curlError(.unknown, "Unsupported proxy syntax in 'http://alice:pw@[bad'", url: url))
+        #expect(syntax == .proxyUnusable(proxy: "http://***@[bad", reason: "is not a URL libcurl can read"))
+        #expect("\(syntax)" == "the proxy setting 'http://***@[bad' is not a URL libcurl can read")
+        #expect(!syntax.isTransient)
+        let scheme = URLSessionTransport.transportError(
+            curlError(.unknown, "Unsupported proxy scheme for 'ftp://proxy:21'", url: url))
+        #expect(
+            "\(scheme)"
+                == "the proxy setting 'ftp://proxy:21' names a scheme libcurl cannot use (http, https, socks4, "
+                + "socks4a, socks5, socks5h)")
     }
 
     @Test(arguments: [
