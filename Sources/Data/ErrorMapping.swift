@@ -131,11 +131,21 @@ enum ErrorMapping {
     /// `GET /orgs/{org}/members` with a 2FA filter (`url`'s query) is for the organization's owners: GitHub's 422
     /// or 403 to anyone else is a refusal (exit 4) that says so in one line.
     static func ownResourceRefusal(_ error: DomainError, endpoint: Endpoint, url: URL? = nil) -> DomainError {
-        if endpoint == .members, url?.query?.contains("filter=2fa_") == true {
+        if endpoint == .members, let url, url.query?.contains("filter=2fa_") == true {
             let owners = "the 2FA filters are for the organization's owners only"
             switch error {
             case .server(422, let message, let requestID):
-                return .unauthorized(status: 422, message: "\(owners) (\(message))", requestID: requestID)
+                // GitHub Enterprise Server's reference lists `2fa_disabled` alone (3.3 to 3.16): its 422 may be
+                // about the value, not the role (helper-336).
+                let host = url.host?.lowercased() ?? ""
+                let unknown =
+                    url.query?.contains("filter=2fa_insecure") == true && host != "api.github.com"
+                    && !host.hasSuffix(".ghe.com")
+                let also =
+                    unknown
+                    ? "; an Enterprise Server may instead not know 2fa_insecure (its reference "
+                        + "lists 2fa_disabled alone)" : ""
+                return .unauthorized(status: 422, message: "\(owners)\(also) (\(message))", requestID: requestID)
             case .unauthorized(403, let message, _, let requestID):
                 return .unauthorized(status: 403, message: "\(owners) (\(message))", requestID: requestID)
             default: break

@@ -323,7 +323,7 @@ struct AnswersThatAreNotOutagesTests {
 struct WebPageAnswerTests {
     private static let detail =
         "not GitHub's API: check the API URL (--api-url or GH_USERS_API_URL); GitHub Enterprise Server's is "
-        + "https://HOST/api/v3, which GH_HOST=HOST sets"
+        + "https://HOST/api/v3, and a ghe.com one's https://api.SUBDOMAIN.ghe.com, which GH_HOST=HOST sets"
 
     @Test func aWebServersNotFoundIsNoMissingAccount() {
         let page = response(404, [("Content-Type", "Text/HTML; charset=utf-8")], body: "<html>Not Found</html>")
@@ -362,5 +362,33 @@ struct WebPageAnswerTests {
                 == .malformedResponse(
                     endpoint: "GET /users", detail: "the server answered a web page (HTTP 200), " + Self.detail))
         #expect(ResponseDecoder.webPage(response(200, [], body: page), endpoint: "GET /users") == nil)
+    }
+}
+
+/// GitHub's 422 to a 2FA filter on `GET /orgs/{org}/members` is its refusal of a non-owner; an Enterprise Server,
+/// whose reference lists `2fa_disabled` alone, may answer `2fa_insecure` so for the value (helper-336: an owner
+/// was told only that the filters are for owners).
+struct TwoFactorFilterRefusalTests {
+    private func refusal(_ url: String) -> String {
+        let refused = ErrorMapping.ownResourceRefusal(
+            .server(status: 422, message: "Validation Failed"), endpoint: .members, url: URL(string: url))
+        guard case .unauthorized(422, let message, _, _) = refused else { return "not a refusal: \(refused)" }
+        return message
+    }
+
+    @Test func anEnterpriseServersRefusalOfTheInsecureFilterMaySayItDoesNotKnowIt() {
+        let owners = "the 2FA filters are for the organization's owners only"
+        let unknown =
+            "; an Enterprise Server may instead not know 2fa_insecure (its reference lists 2fa_disabled alone)"
+        #expect(
+            refusal("https://ghe.example.com/api/v3/orgs/acme/members?filter=2fa_insecure&per_page=30")
+                == owners + unknown + " (Validation Failed)")
+        for url in [
+            "https://api.github.com/orgs/acme/members?filter=2fa_insecure&per_page=30",
+            "https://api.acme.ghe.com/orgs/acme/members?filter=2fa_insecure&per_page=30",
+            "https://ghe.example.com/api/v3/orgs/acme/members?filter=2fa_disabled&per_page=30",
+        ] {
+            #expect(refusal(url) == owners + " (Validation Failed)", "\(url)")
+        }
     }
 }

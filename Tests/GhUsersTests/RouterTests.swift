@@ -403,7 +403,11 @@ struct ConnectionSettingsTests {
     /// so was a fullwidth `ＧＩＴＨＵＢ.ＣＯＭ`, which URL reads as github.com.
     @Test func ghHostReadsGHEComSubdomainsAndGitHubSpelledOtherwise() throws {
         let tokens = ["GH_ENTERPRISE_TOKEN": "enterprise-token", "GH_TOKEN": "github-token"]
-        for host in ["octocorp.ghe.com", "OctoCorp.GHE.com", "octocorp.ghe.com.", "api.octocorp.ghe.com"] {
+        // Any name under a tenant is the tenant's, as gh reads it: `www.` was asked as api.www.octocorp.ghe.com.
+        for host in [
+            "octocorp.ghe.com", "OctoCorp.GHE.com", "octocorp.ghe.com.", "api.octocorp.ghe.com", "www.octocorp.ghe.com",
+            "a.b.octocorp.ghe.com",
+        ] {
             let ghe = try ConnectionSettings.resolve(apiURL: nil, environment: tokens.merging(["GH_HOST": host]) { $1 })
             #expect(ghe.apiRoot.absoluteString == "https://api.octocorp.ghe.com", "\(host)")
             #expect(ghe.token == "github-token", "\(host)")

@@ -108,9 +108,12 @@ struct ConnectionSettings: Sendable, Equatable {
             throw invalid("it holds a control character, a space or an invisible character")
         }
         if let url = URL(string: text), url.user != nil || url.password != nil {
+            // The variables the host takes: GH_TOKEN, which an Enterprise host is never sent, misled (helper-336).
+            let names = tokenVariables(for: url)
             throw invalid(
-                "it holds a user name or password, which gh-users never sends; give a token in GH_TOKEN or "
-                    + "GITHUB_TOKEN, or with --token-file")
+                "it holds a user name or password, which gh-users never sends; give a token in "
+                    + names.dropLast().joined(separator: ", ") + " or \(names.last ?? "GH_TOKEN"), or with --token-file"
+            )
         }
         guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()),
             let host = url.host, !host.isEmpty, url.query == nil, url.fragment == nil
@@ -225,8 +228,11 @@ struct ConnectionSettings: Sendable, Equatable {
         {
             return URL(string: githubAPI)!
         }
+        // A ghe.com host is its tenant's, the label before `.ghe.com`, as gh's `NormalizeHostname` reads it:
+        // `api.acme.ghe.com` and `www.acme.ghe.com` are acme's (helper-336).
         if bare.hasSuffix(".ghe.com"), !bare.contains("/"), !bare.contains("@"),
-            let url = URL(string: "https://api." + (bare.hasPrefix("api.") ? String(bare.dropFirst(4)) : bare) + port)
+            let tenant = bare.dropLast(".ghe.com".count).split(separator: ".").last,
+            let url = URL(string: "https://api.\(tenant).ghe.com" + port)
         {
             return url
         }

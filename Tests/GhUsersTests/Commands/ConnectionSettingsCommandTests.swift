@@ -48,17 +48,26 @@ struct ConnectionSettingsCommandTests {
         (
             "GH_HOST", "user:s3cretpw@ghe.example.com",
             "GH_HOST='***@ghe.example.com' is not a host name: it holds a user name or password, which gh-users "
-                + "never sends; give a token in GH_TOKEN or GITHUB_TOKEN, or with --token-file"
+                + "never sends; give a token in GH_ENTERPRISE_TOKEN or GITHUB_ENTERPRISE_TOKEN, or with --token-file"
         ),
         (
             "--api-url", "http://user:s3cretpw@127.0.0.1:47412",
             "invalid API URL 'http://***@127.0.0.1:47412': it holds a user name or password, which gh-users never "
-                + "sends; give a token in GH_TOKEN or GITHUB_TOKEN, or with --token-file"
+                + "sends; give a token in GH_ENTERPRISE_TOKEN, GITHUB_ENTERPRISE_TOKEN, GH_TOKEN or GITHUB_TOKEN, "
+                + "or with --token-file"
         ),
         (
             "GH_USERS_API_URL", "https://:s3cretpw@ghe.example.com/api/v3",
             "invalid API URL 'https://***@ghe.example.com/api/v3': it holds a user name or password, which "
-                + "gh-users never sends; give a token in GH_TOKEN or GITHUB_TOKEN, or with --token-file"
+                + "gh-users never sends; give a token in GH_ENTERPRISE_TOKEN or GITHUB_ENTERPRISE_TOKEN, or with "
+                + "--token-file"
+        ),
+        (
+            // The variables the host takes: an Enterprise host's advice named GH_TOKEN, never sent there
+            // (helper-336); github.com's names GH_TOKEN.
+            "--api-url", "https://user:s3cretpw@api.github.com",
+            "invalid API URL 'https://***@api.github.com': it holds a user name or password, which gh-users never "
+                + "sends; give a token in GH_TOKEN or GITHUB_TOKEN, or with --token-file"
         ),
         (
             "GH_HOST", "user:s3cretpw@ghe.example.com/api",
