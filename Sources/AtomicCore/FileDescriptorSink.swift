@@ -100,13 +100,17 @@ package struct FileDescriptorSink: OutputSink {
 package enum StandardDescriptors {
     /// Puts /dev/null, opened the wrong way round, on each of stdin, stdout and stderr that is closed, before
     /// anything else opens a file: a closed one keeps failing as closed (EBADF, and `isOpen` is false), and no
-    /// pipe or file opened later takes its number, so no output or diagnostic goes into one. Call it first.
-    package static func holdClosed() {
+    /// pipe or file opened later takes its number, so no output or diagnostic goes into one. Call it first. Gives
+    /// the numbers it held, which `StartDescriptors.record(except:)` counts as not given.
+    @discardableResult
+    package static func holdClosed() -> Set<Int32> {
+        var held: Set<Int32> = []
         for (descriptor, mode) in [(STDIN_FILENO, O_WRONLY), (STDOUT_FILENO, O_RDONLY), (STDERR_FILENO, O_RDONLY)]
         where fcntl(descriptor, F_GETFL) == -1 {
             // The lowest free number is the closed one, or a lower one also closed, which the loop fills first.
-            _ = open("/dev/null", mode)
+            if open("/dev/null", mode) >= 0 { held.insert(descriptor) }
         }
+        return held
     }
 }
 
@@ -117,8 +121,10 @@ package enum StartDescriptors {
     private static let lock = NSLock()
     nonisolated(unsafe) private static var recorded: Set<Int32>?
 
-    /// Records the descriptors open now: call it first thing, before anything opens a file.
-    package static func record() {
+    /// Records the descriptors open now but `held` (the closed standard ones `StandardDescriptors` holds, which a
+    /// `/dev/stdout` would reopen as /dev/null, so `--output /dev/stdout >&-` wrote a list into it, exit 0): call
+    /// it first thing, before anything opens a file.
+    package static func record(except held: Set<Int32> = []) {
         var open: Set<Int32> = []
         if let folder = opendir("/proc/self/fd") {
             while let entry = readdir(folder) {
@@ -129,7 +135,7 @@ package enum StartDescriptors {
             }
             closedir(folder)
         }
-        lock.withLock { recorded = open }
+        lock.withLock { recorded = open.subtracting(held) }
     }
 
     /// Whether descriptor `number` was open at the start; true where nothing was recorded (a test's process).

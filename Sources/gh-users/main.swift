@@ -8,9 +8,9 @@ import Foundation
 #endif
 
 // A standard stream closed from the start (`>&-`) must stay closed, not become the next file opened.
-StandardDescriptors.holdClosed()
+let heldClosed = StandardDescriptors.holdClosed()
 // What `/dev/fd/N` may name: the descriptors the process was given, not those it opens itself.
-StartDescriptors.record()
+StartDescriptors.record(except: heldClosed)
 // A closed stdout must surface as EPIPE from write(2), so the command can stop quietly instead of dying.
 signal(SIGPIPE, SIG_IGN)
 // A file-size limit (`ulimit -f`) must surface as EFBIG from write(2), so the command can fail and say so.

@@ -248,6 +248,17 @@ struct StatePipeEndToEndTests {
             let token = try await shell("exec 3<&-; timeout 20 \"$GH_USERS\" \(list) --token-file /dev/fd/3", server)
             #expect(token.status == 64, "\(token.stderr)")
             #expect(token.stderr.contains("descriptor 3 was not open when gh-users started (a shell gives one with 3<"))
+            // A standard descriptor closed at the start is held on /dev/null, which `/dev/stdout` reopened for
+            // writing: `--output /dev/stdout >&-` wrote the list there, exit 0; `--token-file /dev/stdin <&-`
+            // called the token file empty.
+            let output = try await shell("\"$GH_USERS\" \(list) --output /dev/stdout >&-", server)
+            #expect(output.status == 1, "\(output.stderr)")
+            #expect(
+                output.stderr.contains("descriptor 1 was not open when gh-users started (a shell gives one with 1>>"),
+                "\(output.stderr)")
+            let stdin = try await shell("timeout 20 \"$GH_USERS\" \(list) --token-file /dev/stdin <&-", server)
+            #expect(stdin.status == 64, "\(stdin.stderr)")
+            #expect(stdin.stderr.contains("descriptor 0 was not open when gh-users started (a shell gives one with 0<"))
             // A live file whose name ends in " (deleted)", as the kernel marks a deleted one's link: written.
             let named = try await shell("\"$GH_USERS\" \(list) --output /dev/fd/3 3>>'d (deleted)'", server)
             #expect(named.status == 0, "\(named.stderr)")

@@ -42,6 +42,17 @@ struct OwnedFileLinkTests {
         #expect(FileDescriptorIO.regularFilePath(of: live).map { $0.hasSuffix("/live (deleted)") } == true)
     }
 
+    /// `/dev/stdout` and its kin name a descriptor as `/dev/fd/1` does, so one closed at the start is refused as
+    /// not given, rather than reopened as the /dev/null that holds it.
+    @Test func theStandardStreamsNamesAreTheirDescriptors() {
+        for (path, number) in [("/dev/stdin", 0), ("/dev/stdout", 1), ("/dev/stderr", 2), ("/dev/fd/1", 1)] {
+            let named = FileDescriptorIO.descriptor(namedBy: path)
+            #expect(named?.number == Int32(number) && named?.own == true, "\(path)")
+        }
+        #expect(FileDescriptorIO.descriptor(namedBy: "/dev/stdoutx") == nil)
+        #expect(FileDescriptorIO.descriptor(namedBy: "/dev/null") == nil)
+    }
+
     /// Links of one's own, relative or absolute, through a folder or to a file yet to be made, are followed.
     @Test func ownLinksAreFollowedNameByName() throws {
         let folder = try Folder()

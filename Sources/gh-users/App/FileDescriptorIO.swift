@@ -184,9 +184,13 @@ enum FileDescriptorIO {
         readLink(path).flatMap { isPathlessDescriptorLink(path, text: $0) ? $0 : nil }
     }
 
-    /// The descriptor a path names by number (`/dev/fd/N`, `/proc/self/fd/N`, `/proc/PID/fd/N`), and whether it
-    /// is this process's (`/proc/PID/fd/N` of another process is not); nil for any other path.
+    /// The descriptor a path names by number (`/dev/fd/N`, `/proc/self/fd/N`, `/proc/PID/fd/N`) or by name
+    /// (`/dev/stdout`), and whether it is this process's (`/proc/PID/fd/N` of another process is not); nil for any
+    /// other path.
     static func descriptor(namedBy path: String) -> (number: Int32, own: Bool)? {
+        if let number = ["/dev/stdin", "/dev/stdout", "/dev/stderr"].firstIndex(of: path) {
+            return (Int32(number), true)
+        }
         let parts = path.split(separator: "/")
         guard parts.count == (parts.first == "dev" ? 3 : 4), let number = Int32(parts[parts.count - 1]) else {
             return nil
