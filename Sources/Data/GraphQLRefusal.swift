@@ -18,7 +18,11 @@ enum GraphQLRefusal {
         guard let index = problems.firstIndex(where: { $0 != nil }) ?? (errors.isEmpty ? nil : 0) else { return nil }
         let message = "GraphQL: " + (errors[index].message ?? errors[index].type ?? "an error")
         guard let problem = problems[index] else {
-            return .server(status: response.status, message: message, requestID: requestID)
+            // GitHub's validation of a query against a schema without the field: an Enterprise Server older than
+            // the query, whose answer said no more than "answered HTTP 200" (helper-336).
+            let schema = (errors[index].message ?? "").contains("doesn't exist on type")
+            let why = schema ? " (this server's GraphQL schema lacks a field gh-users asks for: an older server?)" : ""
+            return .server(status: response.status, message: message + why, requestID: requestID)
         }
         var named = problem
         if case .scope = problem {

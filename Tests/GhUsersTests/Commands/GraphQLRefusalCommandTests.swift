@@ -100,6 +100,23 @@ struct GraphQLRefusalCommandTests {
         #expect(run.err.contains("(GitHub accepts: read:org)"), "\(run.err)")
     }
 
+    /// A schema without a field the query asks (an older GitHub Enterprise Server) is said to be one: the answer
+    /// said "GitHub answered HTTP 200" and GitHub's words alone (helper-336). Still exit 1: nothing to fall back to.
+    @Test(arguments: commands.map(\.arguments))
+    func aFieldTheServersSchemaLacksIsSaidToBeOne(arguments: [String]) async {
+        let body =
+            #"{"errors":[{"path":["query"],"extensions":{"code":"undefinedField","typeName":"User","#
+            + #""fieldName":"hasTwoFactorEnabled"},"locations":[{"line":1,"column":9}],"#
+            + #""message":"Field 'hasTwoFactorEnabled' doesn't exist on type 'OrganizationMemberEdge'"}]}"#
+        let run = await Self.run(arguments, body: body)
+        #expect(run.status == 1, "\(run.err)")
+        #expect(
+            run.err.hasPrefix(
+                "gh-users: GitHub answered HTTP 200: GraphQL: Field 'hasTwoFactorEnabled' doesn't exist on type "
+                    + "'OrganizationMemberEdge' (this server's GraphQL schema lacks a field gh-users asks for: an older "
+                    + "server?)\n"), "\(run.err)")
+    }
+
     /// Every field a query asks that needs the scope is refused, each naming what it accepts: all are named,
     /// once each; the untyped sentence of older answers is the same refusal.
     @Test func everyScopeNamedIsGivenOnce() async {
