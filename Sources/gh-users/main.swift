@@ -46,7 +46,8 @@ for index in 1..<Int(CommandLine.argc) {
 if let problem = ResourceLimits.problem() { refuseToStart(problem) }
 // Before any thread starts: under an address space limit, malloc keeps within it.
 ResourceLimits.fitMallocToTheLimit()
-// SIGINT, SIGTERM and SIGHUP are caught before anything starts, so none can slip past.
+// SIGINT, SIGTERM and SIGHUP are caught before any command starts; one in the milliseconds before (the checks
+// above) ends the process by its default action, with nothing written.
 let interrupts = InterruptHandler()
 let command = Task { await GhUsersApp(environment: .live()).run(Array(CommandLine.arguments.dropFirst())) }
 interrupts.onInterrupt { command.cancel() }
