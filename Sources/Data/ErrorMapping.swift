@@ -79,7 +79,8 @@ enum ErrorMapping {
             return nil
         case .untrustedCertificate:
             return "If a corporate proxy or a private certificate authority signs it, add that CA to the system store "
-                + "(Debian, Ubuntu: copy it to /usr/local/share/ca-certificates/ and run update-ca-certificates).\n"
+                + "(Debian, Ubuntu: copy it to /usr/local/share/ca-certificates/ and run update-ca-certificates; "
+                + "Fedora, RHEL: to /etc/pki/ca-trust/source/anchors/ and run update-ca-trust).\n"
                 + "SSL_CERT_FILE, SSL_CERT_DIR and CURL_CA_BUNDLE are not read: see 'gh-users help environment'."
         case .handshake:
             return "Check that the API URL is https on a port that speaks TLS, and whether a proxy in between "

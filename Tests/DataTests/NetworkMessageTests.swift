@@ -119,7 +119,8 @@ struct NetworkMessageTests {
             said.text
                 == "the TLS certificate of api.github.com is not trusted (SSL certificate problem: x)\n"
                 + "If a corporate proxy or a private certificate authority signs it, add that CA to the system store "
-                + "(Debian, Ubuntu: copy it to /usr/local/share/ca-certificates/ and run update-ca-certificates).\n"
+                + "(Debian, Ubuntu: copy it to /usr/local/share/ca-certificates/ and run update-ca-certificates; "
+                + "Fedora, RHEL: to /etc/pki/ca-trust/source/anchors/ and run update-ca-trust).\n"
                 + "SSL_CERT_FILE, SSL_CERT_DIR and CURL_CA_BUNDLE are not read: see 'gh-users help environment'.")
         #expect(said.advice == [.cachedCopy(endpoint: "GET /users/octocat")])
         // An expired certificate got the CA store's advice, which cannot help: the dates are what to check.

@@ -399,7 +399,8 @@ struct HostileServerEndToEndTests {
                 == "gh-users: network error: the TLS certificate of 127.0.0.1:\(server.port) is not trusted "
                 + "(SSL certificate problem: self-signed certificate)\n"
                 + "If a corporate proxy or a private certificate authority signs it, add that CA to the system store "
-                + "(Debian, Ubuntu: copy it to /usr/local/share/ca-certificates/ and run update-ca-certificates).\n"
+                + "(Debian, Ubuntu: copy it to /usr/local/share/ca-certificates/ and run update-ca-certificates; "
+                + "Fedora, RHEL: to /etc/pki/ca-trust/source/anchors/ and run update-ca-trust).\n"
                 + "SSL_CERT_FILE, SSL_CERT_DIR and CURL_CA_BUNDLE are not read: see 'gh-users help environment'.\n")
         // Not retried: before, four handshakes and "the response was cut short".
         for _ in 0..<50 where server.refusedHandshakes < 1 { try await Task.sleep(for: .milliseconds(20)) }
