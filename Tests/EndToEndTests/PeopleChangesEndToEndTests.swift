@@ -225,6 +225,31 @@ struct PeopleChangesEndToEndTests {
         }
     }
 
+    /// A run with no change that still writes (json's `[]`) is refused at a log's unended line too, the log
+    /// and FILE as they were: helper-337's SF9 glued `[]` to the line unseen.
+    @Test func noChangeIsGluedToALogsUnendedLineEither() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await withStandIn(users: 100) { server in
+            let log = folder.appendingPathComponent("log").path
+            let run = {
+                try await BinaryRunner.shell(
+                    #""$GH_USERS" members acme --changes "$SNAPSHOT" --json --api-url "$API" --no-cache >> "$LOG""#,
+                    environment: [
+                        "SNAPSHOT": snapshot, "API": server.baseURL, "LOG": log,
+                        "GH_TOKEN": StandInTokens.token(for: "octocat"),
+                    ])
+            }
+            #expect(try await run().status == 0)
+            let recorded = try Data(contentsOf: URL(fileURLWithPath: snapshot))
+            try Data("cut".utf8).write(to: URL(fileURLWithPath: log))
+            let refused = try await run()
+            #expect(refused.status == 1)
+            #expect(refused.stderr.contains("ends inside a line"), "\(refused.stderr)")
+            #expect(try String(contentsOfFile: log, encoding: .utf8) == "cut")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: snapshot)) == recorded)
+        }
+    }
+
     /// A snapshot or a state that the binary wrote, given as where records go (`>>` under `--changes`, a
     /// mistyped `--output`), is exit 1 and left byte for byte, and the changes are not recorded: records after
     /// it would break the JSON its own run reads whole (a tester's find: the next run refused it).

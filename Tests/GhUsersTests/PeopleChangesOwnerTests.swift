@@ -214,6 +214,25 @@ struct PeopleChangesOwnerTests {
         #expect(try PeopleSnapshotFile(path: folder("o.json")).load()?.ownerID == 1)
     }
 
+    /// An owner id GitHub gives as 0 or less is none: the list is recorded without it, where keeping it made FILE
+    /// one every later run refused (helper-337's PC10).
+    @Test(arguments: [0, -5])
+    func anOwnerIdThatIsNotPositiveIsNotRecorded(id: Int) async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let github = StubTransport()
+        github.answer("GET /orgs/github/outside_collaborators?per_page=100", accounts: [1])
+        github.answer("GET /orgs/github", json: #"{"login":"github","id":\#(id)}"#)
+        let arguments = ["outside-collaborators", "github", "--changes", folder("o.json")]
+        let (status, _, err) = await run(github, arguments)
+        #expect(status == 0, "\(err)")
+        #expect(try PeopleSnapshotFile(path: folder("o.json")).load()?.ownerID == nil)
+        let again = StubTransport()
+        again.answer("GET /orgs/github/outside_collaborators?per_page=100", accounts: [1])
+        again.answer("GET /orgs/github", json: body("orgs-get"))
+        #expect(await run(again, arguments).0 == 0)
+    }
+
     /// A file written before the id was recorded still reads; its run asks for the id and records it, and a lookup
     /// that fails then only leaves it unrecorded.
     @Test func aSnapshotWithoutAnIdStillReadsAndGainsOne() async throws {

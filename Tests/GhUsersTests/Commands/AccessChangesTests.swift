@@ -59,6 +59,22 @@ struct AccessChangesTests {
         #expect(again.status == 0, "\(again.err)")
     }
 
+    /// A `--repo` that is no longer there (deleted, renamed) is exit 3, and FILE is left as it was: compared
+    /// without it, everyone FILE holds there would be reported removed and recorded so (helper-337's AC10).
+    @Test func aNamedRepositoryGoneIsExit3AndFileIsLeftAsItWas() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let file = folder("two.access.json")
+        let arguments = ["access", "octo-org", "--repo", "web", "--repo", "api", "--changes", file]
+        #expect(await Self.world(Self.first).run(arguments).status == 0)
+        let recorded = try Data(contentsOf: URL(fileURLWithPath: file))
+        let gone = await Self.world(["web": Self.first["web"] ?? []]).run(arguments)
+        #expect(gone.status == 3, "\(gone.err)")
+        #expect(gone.out.isEmpty)
+        #expect(gone.err.hasPrefix("gh-users: no repository 'octo-org/api' (GraphQL: not found)\n"), "\(gone.err)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == recorded)
+    }
+
     /// A repository listed and gone before its read (deleted meanwhile) is left out of the map, so its people's
     /// access is removed: stderr says which repository went, where before the removals came without a word.
     @Test func aRepositoryGoneSinceItsListingIsNamedBesideItsRemovals() async throws {

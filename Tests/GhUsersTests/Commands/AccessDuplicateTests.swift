@@ -80,6 +80,23 @@ struct AccessDuplicateTests {
         #expect(!FileManager.default.fileExists(atPath: file))
     }
 
+    /// An account id GitHub gave as 0 (or less) is no id a snapshot can hold: the map is written, but not recorded,
+    /// since every later run would refuse the file (helper-337's AC4 and ST8: before the guard, it was recorded).
+    @Test func aSnapshotThatWouldHoldAnIdThatIsNotPositiveIsNotRecorded() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let file = folder("a.json")
+        let world = AccessWorld(
+            organization: "octo-org", members: [AccessBodies.Member("octocat", 3, "MEMBER", twoFactor: false)],
+            collaborators: ["docs": [Self.octocat, AccessBodies.Collaborator("ghost", 0, "READ", [Self.org])]])
+        let harness = CommandHarness.signedIn()
+        harness.http.answerEvery { request, _ in world.answer(request) }
+        let run = await harness.run(["access", "octo-org", "--changes", file])
+        #expect(run.status == 1)
+        #expect(run.err.contains("which a snapshot cannot record, so nothing was written"), "\(run.err)")
+        #expect(!FileManager.default.fileExists(atPath: file))
+    }
+
     /// A snapshot that holds octocat's access to docs twice, as gh-users writes a line or in any other layout
     /// (by id, or by login with another id), is refused and left as it is, as a `members` snapshot with an id
     /// twice is: exit 1, nothing asked. Before, it was read, and the second entry silently took the first's place.
@@ -87,6 +104,8 @@ struct AccessDuplicateTests {
         #"{"repository":"octo-org/docs","login":"octocat","id":3,"permission":"read","sources":[]}"#,
         #"{"repository":"octo-org/DOCS","login":"octocat","id":3,"permission":"admin","sources":[]}"#,
         #"{"repository":"octo-org/docs","login":"OctoCat","id":4,"permission":"read","sources":[]}"#,
+        // The same id under another login: a rename recorded twice (helper-337's AC5).
+        #"{"repository":"octo-org/docs","login":"hubot","id":3,"permission":"read","sources":[]}"#,
     ])
     func aSnapshotWithAnEntryTwiceIsRefused(repeated: String) async throws {
         let folder = try Folder()
