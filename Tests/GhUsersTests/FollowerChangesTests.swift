@@ -914,6 +914,14 @@ struct FollowerChangesRunTests {
         #expect(profile.0 == 1)
         #expect(profile.2.hasPrefix("gh-users: GitHub's profile of the account me has an id that is not positive"))
         #expect(!FileManager.default.fileExists(atPath: folder("f.json")))
+        // A profile whose login is no GitHub login is refused before its list is read (helper-337's FC8 took out
+        // one of the two checks that say so; the other, the snapshot account's own, is enough alone).
+        let named = github([[(1, "a")]], login: nil, profileLogin: "a b")
+        let badLogin = await run(named, ["followers", "--changes", folder("f.json")])
+        #expect(badLogin.0 == 1)
+        #expect(badLogin.2.contains("or a login that is no GitHub login"), "\(badLogin.2)")
+        #expect(named.calls == ["GET /user"], "\(named.calls)")
+        #expect(!FileManager.default.fileExists(atPath: folder("f.json")))
     }
 
     /// The list is bound as the set operations bind theirs: its profile's count and a margin.

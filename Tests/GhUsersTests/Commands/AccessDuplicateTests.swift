@@ -145,4 +145,27 @@ struct AccessDuplicateTests {
         #expect(run.status != 0, "\(run.out)")
         #expect(run.err.contains("a member without its id or its role (ADMIN or MEMBER)"), "\(run.err)")
     }
+
+    /// A collaborator with an empty login, or a repository listed as `octo-org/` (no name), is an answer not as
+    /// documented: exit 1, said so. Before the checks (helper-337's GR4, GR6), the first was written as a record
+    /// and the second asked for, then said to be gone.
+    @Test(arguments: [
+        (
+            [String](), ["api": [AccessBodies.Collaborator("", 5, "READ", [Self.org])]],
+            "a collaborator without its login or id"
+        ),
+        ([""], ["api": [Self.octocat]], "a repository without its nameWithOwner"),
+    ])
+    func aNamelessCollaboratorOrRepositoryIsAMalformedAnswer(
+        listing: [String], collaborators: [String: [AccessBodies.Collaborator]], says: String
+    ) async {
+        let world = AccessWorld(
+            organization: "octo-org", members: [AccessBodies.Member("octocat", 3, "MEMBER", twoFactor: false)],
+            collaborators: collaborators, listing: listing.isEmpty ? nil : listing)
+        let harness = CommandHarness.signedIn()
+        harness.http.answerEvery { request, _ in world.answer(request) }
+        let run = await harness.run(["access", "octo-org", "--format", "tsv"])
+        #expect(run.status == 1, "\(run.out)")
+        #expect(run.err.contains(says), "\(run.err)")
+    }
 }
