@@ -64,6 +64,35 @@ struct AccessReadingTests {
         }
     }
 
+    /// A sink that can take no more (stdout's disk full, its reader gone) stops the read: nothing more is asked
+    /// or handed on, and the read is cancelled. helper-337's AR9 read on, and a map cut by a full disk was exit 0.
+    @Test func aSinkThatTakesNoMoreStopsTheRead() async throws {
+        struct Refusing: AccessRecordSink {
+            var taken = 0
+            mutating func take(_ records: [AccessRecord], of repository: String, read: AccessRepositoryRead) async
+                -> Bool
+            {
+                taken += 1
+                return false
+            }
+        }
+        var collaborators: [String: [AccessBodies.Collaborator]] = [:]
+        for index in 0..<25 { collaborators[String(format: "repo-%02d", index)] = [Self.person(index)] }
+        let world = AccessWorld(organization: "octo-org", members: [], collaborators: collaborators)
+        let stub = StubTransport()
+        stub.answerEvery { request, _ in world.answer(request) }
+        let reading = Self.reading(stub, concurrency: 1)
+        var summary = AccessReadSummary()
+        var sink = Refusing()
+        let error = await Self.failure { () throws(DomainError) in
+            let members = try await reading.members(counting: &summary)
+            try await reading.read(members: members, only: nil, into: &sink, counting: &summary)
+        }
+        #expect(error == .cancelled)
+        #expect(sink.taken == 1)
+        #expect(world.batches.count == 1, "\(world.batches)")
+    }
+
     /// 25 repositories, one of 250 people: three batches of first pages (10, 10, 5), the big one continued by
     /// cursor, every page asked once, and every record handed on in order.
     @Test func batchesOfTenPagesContinuedByCursorAskEachPageOnce() async throws {

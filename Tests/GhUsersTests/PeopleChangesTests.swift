@@ -268,6 +268,20 @@ struct PeopleChangesRunTests {
         #expect(try Array(Data(contentsOf: URL(fileURLWithPath: folder("m.json")))) == before)
     }
 
+    /// An owners' pass that is empty because the only owner left (an organization GitHub leaves unowned) is a
+    /// change, recorded: only owners who are still members make an empty pass a collapse (helper-337's PC7
+    /// counted those gone as still there, and refused every run from then on).
+    @Test func anOwnersPassEmptiedByTheOwnersLeavingIsRecorded() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let arguments = ["members", "github", "--changes", folder("m.json"), "--format", "tsv"]
+        #expect(await run(members(admins: [(1, "alice")], others: [(9, "me"), (2, "bob")]), arguments).0 == 0)
+        let whole = [(9, "me"), (2, "bob")] as [(Int64, String)]
+        let (status, out, err) = await run(members(admins: [], others: [], whole: whole), arguments)
+        #expect(status == 0, "\(err)")
+        #expect(out == "removed\talice\t1\t\tadmin\t\n")
+    }
+
     /// Through a 2FA filter an owner who turned two-factor on leaves the owners' pass and the whole list alike:
     /// removed, not refused (before the fix, refused on every run from then on).
     @Test func anOwnerWhoLeftAFilteredListIsRemovedNotRefused() async throws {
