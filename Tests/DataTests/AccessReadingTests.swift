@@ -369,6 +369,23 @@ struct AccessReadingTests {
         }
     }
 
+    /// Past the budget, while the next repository to hand on has a page out, no other is begun, though one is
+    /// left to begin (batches of 2 leave o/c): helper-337's AS11 began it, and held past the memory bound.
+    @Test func pastTheBudgetNoOtherRepositoryIsBegunWhileTheNextOnesPageIsOut() throws {
+        let people = (0..<60).map { AccessEdge(login: "u\($0)", id: Int64($0 + 1), permission: .read, sources: []) }
+        try AccessSchedule.$heldBudget.withValue(100) {
+            var schedule = AccessSchedule(batchSize: 2, lookahead: 10)
+            #expect(schedule.nextWork() == .listing(after: nil))
+            _ = try schedule.take(.listed(names: ["o/c", "o/a", "o/b"], next: nil, cost: nil, total: nil))
+            let first = ["o/a", "o/b"].map { AccessPageAsk(repository: $0, cursor: nil) }
+            #expect(schedule.nextWork() == .batch(first))
+            _ = try schedule.take(.answered(first, [.page(people, next: "p2"), .page(people, next: "p2")], cost: 1))
+            #expect(schedule.held == 120)
+            #expect(schedule.nextWork() == .batch([AccessPageAsk(repository: "o/a", cursor: "p2")]))
+            #expect(schedule.nextWork() == nil)
+        }
+    }
+
     /// A resumed map leaves out its last repository written and every one before it, whatever the case either
     /// is spelt in (GitHub's names are unique case aside), and GitHub's listing order does not matter.
     @Test func aResumedMapLeavesOutWhatWasWrittenCaseAside() throws {
