@@ -464,6 +464,21 @@ struct ConnectionSettingsTests {
         #expect(try ConnectionSettings.resolve(apiURL: nil, environment: [:]).tokenSource == nil)
     }
 
+    /// An IPv6 zone is percent-encoded as written, and a space is no part of a host: each is said for what it is,
+    /// not for another reason (helper-337's CS19 and CS10 changed only the words).
+    @Test func anIPv6ZoneAndASpaceAreSaidForWhatTheyAre() throws {
+        let zone = #expect(throws: UsageError.self) {
+            try ConnectionSettings.resolve(apiURL: "http://[fe80::1%25eth0]:8080", environment: [:])
+        }
+        #expect(zone?.message.contains("cannot reach an IPv6 address") == true, "\(String(describing: zone))")
+        let spaced = #expect(throws: UsageError.self) {
+            try ConnectionSettings.resolve(apiURL: nil, environment: ["GH_HOST": "ghe example.com"])
+        }
+        #expect(
+            spaced?.message
+                == "GH_HOST='ghe example.com' holds a space or a control character: give the host name alone")
+    }
+
     /// URLSession on Linux answered these with "NSURLErrorDomain error -1000"; said in words before anything.
     /// Each for this reason (helper-337's CS16: without the leading zeros' check, 127.000.000.001 was refused
     /// for another).
