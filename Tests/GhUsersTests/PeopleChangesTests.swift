@@ -2,6 +2,7 @@ import AtomicCore
 import Data
 import Domain
 import Foundation
+import Networking
 import TestSupport
 import Testing
 
@@ -265,6 +266,40 @@ struct PeopleChangesRunTests {
             err.hasPrefix(
                 "gh-users: GitHub's list of members github --role admin came back empty while 2 accounts the snapshot "
                     + "holds as admin are still members, so the list was not compared"), "\(err)")
+        #expect(try Array(Data(contentsOf: URL(fileURLWithPath: folder("m.json")))) == before)
+    }
+
+    /// A signal that comes as the last page arrives stops the run: no change is written or recorded, so the next
+    /// run reports them. (helper-337's PC13 took out the check after the last page; the request's own check of
+    /// cancellation still stops this run, so only a signal between the two would write the changes, then leave
+    /// FILE as it was.)
+    @Test func aSignalAsTheLastPageArrivesWritesAndRecordsNothing() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let arguments = ["members", "github", "--changes", folder("m.json"), "--format", "tsv"]
+        #expect(await run(members(admins: [(9, "me")], others: [(1, "alice")]), arguments).0 == 0)
+        let before = try Array(Data(contentsOf: URL(fileURLWithPath: folder("m.json"))))
+        let github = StubTransport()
+        github.answer("GET /user", json: #"{"login":"me","id":9}"#)
+        github.answer(
+            "GET /orgs/github/members?per_page=100", accounts: [9, 1, 2], logins: [9: "me", 1: "alice", 2: "bob"])
+        // The owners' pass, the last page: the run's task is cancelled as its answer comes, as a signal cancels it.
+        let running = RunningTask()
+        github.answerEvery { request, _ in
+            running.cancel()
+            return HTTPResponse(
+                status: 200, headers: HTTPHeaders(), body: Data(#"[{"login":"me","id":9}]"#.utf8), url: request.url)
+        }
+        let gate = AsyncStream<Void>.makeStream()
+        let task = Task {
+            for await _ in gate.stream { break }
+            return await run(github, arguments)
+        }
+        running.set(task)
+        gate.continuation.yield()
+        let (status, out, _) = await task.value
+        #expect(status != 0)
+        #expect(out.isEmpty, "\(out)")
         #expect(try Array(Data(contentsOf: URL(fileURLWithPath: folder("m.json")))) == before)
     }
 
@@ -969,4 +1004,13 @@ struct PeopleSnapshotRecordTests {
         }
         #expect((try? under.get()) == nil)
     }
+}
+
+/// The task a run goes on in, for a stub to cancel as a signal would.
+private final class RunningTask: @unchecked Sendable {
+    private let lock = NSLock()
+    private var task: Task<(Int32, String, String), Never>?
+
+    func set(_ task: Task<(Int32, String, String), Never>) { lock.withLock { self.task = task } }
+    func cancel() { lock.withLock { task }?.cancel() }
 }
