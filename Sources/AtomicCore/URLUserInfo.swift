@@ -29,7 +29,16 @@ package enum URLUserInfo {
     package static func maskedSetting(in text: String) -> String {
         guard let quote = text.firstIndex(of: "'"), let at = text[quote...].lastIndex(of: "@") else { return text }
         var start = text.index(after: quote)
-        if let scheme = text[start..<at].range(of: "://") { start = scheme.upperBound }
+        // A scheme is a letter, then letters, digits, `+`, `-` or `.`: `bob:pw://x@proxy` holds no scheme, and its
+        // password was shown (helper-338).
+        if let scheme = text[start..<at].range(of: "://"), let first = text[start..<scheme.lowerBound].first,
+            first.isASCII, first.isLetter,
+            text[start..<scheme.lowerBound].allSatisfy({
+                $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0))
+            })
+        {
+            start = scheme.upperBound
+        }
         return String(text[..<start]) + "***" + String(text[at...])
     }
 }

@@ -92,6 +92,12 @@ func urlUserInfoIsMasked(input: String, expected: String) {
     ("Unsupported proxy syntax in 'http://alice:s3cr3t PW@h:1'", "Unsupported proxy syntax in 'http://***@h:1'"),
     ("Unsupported proxy syntax in 'http://alice:s3'cr/3tPW@h:1'", "Unsupported proxy syntax in 'http://***@h:1'"),
     ("Could not resolve proxy: proxy.corp", "Could not resolve proxy: proxy.corp"),
+    // A `://` inside the password is no scheme's end (helper-338: `bob:hunter2://` was shown).
+    ("Unsupported proxy syntax in 'bob:hunter2://x@proxy:99999'", "Unsupported proxy syntax in '***@proxy:99999'"),
+    (
+        "Unsupported proxy syntax in 'socks5h://bob:pw@proxy:99999'",
+        "Unsupported proxy syntax in 'socks5h://***@proxy:99999'"
+    ),
 ])
 func aProxySettingsPasswordIsMasked(input: String, expected: String) {
     #expect(URLUserInfo.maskedSetting(in: input) == expected)
