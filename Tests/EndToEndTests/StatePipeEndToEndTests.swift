@@ -256,6 +256,13 @@ struct StatePipeEndToEndTests {
             #expect(
                 output.stderr.contains("descriptor 1 was not open when gh-users started (a shell gives one with 1>>"),
                 "\(output.stderr)")
+            // However the path reaches it: `//dev/stdout`, `/dev/./stdout`, a link to it (helper-338).
+            for spelled in ["//dev/stdout", "/dev/./stdout", "/proc/self/fd/../fd/1", "so"] {
+                let other = try await shell(
+                    "ln -sf /dev/stdout so; \"$GH_USERS\" \(list) --output \(spelled) >&-", server)
+                #expect(other.status == 1, "\(spelled): \(other.stderr)")
+                #expect(other.stderr.contains("descriptor 1 was not open when gh-users started"), "\(other.stderr)")
+            }
             let stdin = try await shell("timeout 20 \"$GH_USERS\" \(list) --token-file /dev/stdin <&-", server)
             #expect(stdin.status == 64, "\(stdin.stderr)")
             #expect(stdin.stderr.contains("descriptor 0 was not open when gh-users started (a shell gives one with 0<"))

@@ -209,7 +209,8 @@ enum FileDescriptorIO {
 
     /// The refusal's words for `unopenedDescriptor`.
     static func notGiven(_ number: Int32, redirection: String = ">>") -> String {
-        "descriptor \(number) was not open when gh-users started (a shell gives one with \(number)\(redirection)FILE)"
+        let given = number == 0 ? "<" : redirection
+        return "descriptor \(number) was not open when gh-users started (a shell gives one with \(number)\(given)FILE)"
     }
 
     /// strerror's text, lowercased as the rest of a message is: "no such file or directory".

@@ -339,8 +339,13 @@ struct OwnedFile: Sendable {
                 resolved = candidate
                 continue
             }
-            // A pipe's (or a deleted file's) `/proc/PID/fd/N` is left a link: the kernel alone can follow it.
-            if FileDescriptorIO.isPathlessDescriptorLink(candidate, text: link) {
+            // A descriptor gh-users holds itself (a standard one closed at the start, held on /dev/null) is left a
+            // link, for `unopenedDescriptor` to refuse by number however the path reached it (`//dev/stdout`, a
+            // link to it: helper-338), not followed to that /dev/null. So is a pipe's (or a deleted file's)
+            // `/proc/PID/fd/N`: the kernel alone can follow it.
+            if FileDescriptorIO.descriptor(namedBy: candidate).map({ $0.own && !StartDescriptors.wasOpen($0.number) })
+                == true || FileDescriptorIO.isPathlessDescriptorLink(candidate, text: link)
+            {
                 return (([candidate] + pending).joined(separator: "/"), nil)
             }
             // The link read is the one that passed, not another put in its place since (a review's race).
