@@ -138,14 +138,15 @@ enum ErrorMapping {
             case .server(422, let message, let requestID):
                 // GitHub Enterprise Server's reference lists `2fa_disabled` alone (3.3 to 3.16): its 422 may be
                 // about the value, not the role (helper-336).
-                let host = url.host?.lowercased() ?? ""
+                var host = Substring(url.host?.lowercased() ?? "")
+                while host.hasSuffix(".") { host = host.dropLast() }
+                let github = host == "github.com" || host.hasSuffix(".github.com") || host.hasSuffix(".ghe.com")
                 let unknown =
-                    url.query?.contains("filter=2fa_insecure") == true && host != "api.github.com"
-                    && !host.hasSuffix(".ghe.com")
+                    url.query?.contains("filter=2fa_insecure") == true && !github
+                    && !OriginPolicy.isLoopback(host: String(host))
                 let also =
                     unknown
-                    ? "; an Enterprise Server may instead not know 2fa_insecure (its reference "
-                        + "lists 2fa_disabled alone)" : ""
+                    ? "; or this Enterprise Server does not know 2fa_insecure, which its reference does not list" : ""
                 return .unauthorized(status: 422, message: "\(owners)\(also) (\(message))", requestID: requestID)
             case .unauthorized(403, let message, _, let requestID):
                 return .unauthorized(status: 403, message: "\(owners) (\(message))", requestID: requestID)

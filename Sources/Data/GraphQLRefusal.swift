@@ -20,7 +20,8 @@ enum GraphQLRefusal {
         guard let problem = problems[index] else {
             // GitHub's validation of a query against a schema without the field: an Enterprise Server older than
             // the query, whose answer said no more than "answered HTTP 200" (helper-336).
-            let schema = (errors[index].message ?? "").contains("doesn't exist on type")
+            let text = errors[index].message ?? ""
+            let schema = text.hasPrefix("Field '") && text.contains("' doesn't exist on type '")
             let why = schema ? " (this server's GraphQL schema lacks a field gh-users asks for: an older server?)" : ""
             return .server(status: response.status, message: message + why, requestID: requestID)
         }

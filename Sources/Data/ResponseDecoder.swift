@@ -38,7 +38,7 @@ enum ResponseDecoder {
             endpoint: endpoint,
             detail: DomainError.webPageDetail + " (HTTP \(response.status)), not GitHub's API: check the API URL "
                 + "(--api-url or GH_USERS_API_URL); GitHub Enterprise Server's is https://HOST/api/v3, and a "
-                + "ghe.com one's https://api.SUBDOMAIN.ghe.com, which GH_HOST=HOST sets")
+                + "ghe.com one's https://api.TENANT.ghe.com, which GH_HOST=HOST sets")
     }
 
     /// A page that is a JSON array of `DTO`s, each entity keeping its element's exact bytes.

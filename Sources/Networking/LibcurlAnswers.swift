@@ -110,15 +110,20 @@ extension URLSessionTransport {
                 proxy: String(message.dropFirst(unresolvedProxy.count)), detail: "the proxy's name does not resolve")
         }
         // "Unsupported proxy syntax in 'http://[bad'", "Unsupported proxy scheme for 'ftp://proxy:21'" (helper-334):
-        // a setting, not the network, so the message names the variables to check.
+        // a setting, not the network, so the message names the variables to check. libcurl 8.2 on adds its reason
+        // after the quote (": Bad IPv6 address", curl's pull request 11137), which is kept.
         for (prefix, reason) in [
             ("Unsupported proxy syntax in '", "is not a URL libcurl can read"),
             (
                 "Unsupported proxy scheme for '",
-                "names a scheme libcurl cannot use (http, https, socks4, socks4a, socks5, socks5h)"
+                "names a scheme libcurl does not take for a proxy (http, https, socks5…)"
             ),
-        ] where message.hasPrefix(prefix) && message.hasSuffix("'") {
-            return .proxyUnusable(proxy: String(message.dropFirst(prefix.count).dropLast()), reason: reason)
+        ] where message.hasPrefix(prefix) {
+            let quoted = message.dropFirst(prefix.count)
+            guard let end = quoted.lastIndex(of: "'") else { continue }
+            let more = quoted[quoted.index(after: end)...]
+            let why = more.hasPrefix(": ") && more.count > 2 ? " (\(more.dropFirst(2)))" : ""
+            return .proxyUnusable(proxy: String(quoted[..<end]), reason: reason + why)
         }
         // "CONNECT tunnel failed, response 403" (libcurl 7.88); "Received HTTP code 407 from proxy after
         // CONNECT" (before 7.73).

@@ -323,7 +323,7 @@ struct AnswersThatAreNotOutagesTests {
 struct WebPageAnswerTests {
     private static let detail =
         "not GitHub's API: check the API URL (--api-url or GH_USERS_API_URL); GitHub Enterprise Server's is "
-        + "https://HOST/api/v3, and a ghe.com one's https://api.SUBDOMAIN.ghe.com, which GH_HOST=HOST sets"
+        + "https://HOST/api/v3, and a ghe.com one's https://api.TENANT.ghe.com, which GH_HOST=HOST sets"
 
     @Test func aWebServersNotFoundIsNoMissingAccount() {
         let page = response(404, [("Content-Type", "Text/HTML; charset=utf-8")], body: "<html>Not Found</html>")
@@ -378,14 +378,18 @@ struct TwoFactorFilterRefusalTests {
 
     @Test func anEnterpriseServersRefusalOfTheInsecureFilterMaySayItDoesNotKnowIt() {
         let owners = "the 2FA filters are for the organization's owners only"
-        let unknown =
-            "; an Enterprise Server may instead not know 2fa_insecure (its reference lists 2fa_disabled alone)"
+        let unknown = "; or this Enterprise Server does not know 2fa_insecure, which its reference does not list"
         #expect(
             refusal("https://ghe.example.com/api/v3/orgs/acme/members?filter=2fa_insecure&per_page=30")
                 == owners + unknown + " (Validation Failed)")
         for url in [
             "https://api.github.com/orgs/acme/members?filter=2fa_insecure&per_page=30",
             "https://api.acme.ghe.com/orgs/acme/members?filter=2fa_insecure&per_page=30",
+            // github.com however written, and a server on this machine (helper-338: all were given the note).
+            "https://api.github.com./orgs/acme/members?filter=2fa_insecure&per_page=30",
+            "https://github.com/api/v3/orgs/acme/members?filter=2fa_insecure&per_page=30",
+            "https://api.acme.ghe.com./orgs/acme/members?filter=2fa_insecure&per_page=30",
+            "http://127.0.0.1:8080/orgs/acme/members?filter=2fa_insecure&per_page=30",
             "https://ghe.example.com/api/v3/orgs/acme/members?filter=2fa_disabled&per_page=30",
         ] {
             #expect(refusal(url) == owners + " (Validation Failed)", "\(url)")
