@@ -134,6 +134,17 @@ struct ShowViaGraphQLTests {
         #expect(quiet.text.isEmpty)
     }
 
+    /// A server that reports no graphql limit (rate limiting off) spent no points of one: the line says what was
+    /// saved alone, where it said "spent 0 points of the graphql limit" (helper-336).
+    @Test func aServerWithoutAGraphQLLimitIsSaidToSpendNone() {
+        let unlimited = GraphQLProfilesStatistics(requests: 1, points: 0, profiles: 3)
+        #expect(ProfileSource.closingLine(unlimited) == "1 GraphQL request saved 2 REST requests.\n")
+        let charged = GraphQLProfilesStatistics(requests: 2, points: 2, profiles: 150)
+        #expect(
+            ProfileSource.closingLine(charged)
+                == "2 GraphQL requests spent 2 points of the graphql limit and saved 148 REST requests.\n")
+    }
+
     @Test func aSpentGraphQLLimitExits5() async {
         let github = StubTransport()
         github.register(

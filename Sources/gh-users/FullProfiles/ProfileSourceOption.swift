@@ -37,7 +37,10 @@ enum ProfileSource: String, Sendable, Equatable, CaseIterable {
         let requests = statistics.requests == 1 ? "1 GraphQL request" : "\(statistics.requests) GraphQL requests"
         let points = statistics.points == 1 ? "1 point" : "\(statistics.points) points"
         let saved = statistics.restRequestsSaved
-        var text = "\(requests) spent \(points) of the graphql limit and saved \(saved) REST "
+        // No point at all is a server that limits nothing (GitHub Enterprise Server with rate limiting off, whose
+        // `rateLimit` is null): no "0 points of the graphql limit" (helper-336). GitHub charges at least one.
+        let spent = statistics.points > 0 ? " spent \(points) of the graphql limit and" : ""
+        var text = "\(requests)\(spent) saved \(saved) REST "
         text += saved == 1 ? "request" : "requests"
         if statistics.restFallbacks > 0 {
             text +=
