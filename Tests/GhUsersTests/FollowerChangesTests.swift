@@ -668,6 +668,27 @@ struct FollowerChangesRunTests {
         #expect(try folder.bytes("f.json") == before)
     }
 
+    /// A `--mutual` snapshot is another list than the plain one: refused, left alone, nothing asked. Before the
+    /// check (helper-337's FC1, killed by an end-to-end test alone), everyone not mutual was reported added.
+    @Test func aMutualSnapshotIsNotThePlainLists() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let mutual = StubTransport()
+        mutual.answer("GET /users/me", json: #"{"login":"me","id":9,"followers":2,"following":1}"#)
+        mutual.answer("GET /users/me/followers?per_page=100", accounts: [1, 2])
+        mutual.answer("GET /users/me/following?per_page=100", accounts: [1])
+        #expect(await run(mutual, ["followers", "me", "--mutual", "--changes", folder("f.json")]).0 == 0)
+        let before = try folder.bytes("f.json")
+        let plain = StubTransport()
+        plain.answer("GET /users/me", json: #"{"login":"me","id":9,"followers":2,"following":1}"#)
+        plain.answer("GET /users/me/followers?per_page=100", accounts: [1, 2])
+        let (status, out, err) = await run(plain, ["followers", "me", "--changes", folder("f.json")])
+        #expect(status == 1)
+        #expect(out.isEmpty)
+        #expect(err.contains("was made for 'gh-users followers me --mutual'"), "\(err)")
+        #expect(try folder.bytes("f.json") == before)
+    }
+
     @Test func theTokensOwnListNeedsAToken() async throws {
         let folder = try Folder()
         defer { folder.remove() }
