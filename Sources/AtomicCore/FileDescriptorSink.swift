@@ -102,7 +102,6 @@ package enum StandardDescriptors {
     /// anything else opens a file: a closed one keeps failing as closed (EBADF, and `isOpen` is false), and no
     /// pipe or file opened later takes its number, so no output or diagnostic goes into one. Call it first. Gives
     /// the numbers it held, which `StartDescriptors.record(except:)` counts as not given.
-    @discardableResult
     package static func holdClosed() -> Set<Int32> {
         var held: Set<Int32> = []
         for (descriptor, mode) in [(STDIN_FILENO, O_WRONLY), (STDOUT_FILENO, O_RDONLY), (STDERR_FILENO, O_RDONLY)]

@@ -138,12 +138,10 @@ enum ErrorMapping {
             case .server(422, let message, let requestID):
                 // GitHub Enterprise Server's reference lists `2fa_disabled` alone (3.3 to 3.16): its 422 may be
                 // about the value, not the role (helper-336).
-                var host = Substring(url.host?.lowercased() ?? "")
-                while host.hasSuffix(".") { host = host.dropLast() }
-                let github = host == "github.com" || host.hasSuffix(".github.com") || host.hasSuffix(".ghe.com")
+                let host = OriginPolicy.bareHost(url.host ?? "")
                 let unknown =
-                    url.query?.contains("filter=2fa_insecure") == true && !github
-                    && !OriginPolicy.isLoopback(host: String(host))
+                    url.query?.contains("filter=2fa_insecure") == true && !OriginPolicy.isGitHubCom(host)
+                    && !OriginPolicy.isTenancy(host) && !OriginPolicy.isLoopback(host: host)
                 let also =
                     unknown
                     ? "; or this Enterprise Server does not know 2fa_insecure, which its reference does not list" : ""

@@ -76,6 +76,25 @@ package enum OriginPolicy {
         return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
     }
 
+    /// github.com's own hosts, as gh reads them (`NormalizeHostname`): github.com and every subdomain of it, in any
+    /// case, with or without a final dot. An API root there (`https://api.github.com.`, a mistyped
+    /// `https://github.com/api/v3`) was taken for an Enterprise host and sent the enterprise token.
+    package static func isGitHubCom(_ host: String) -> Bool {
+        let name = bareHost(host)
+        return name == "github.com" || name.hasSuffix(".github.com")
+    }
+
+    /// A ghe.com host (GitHub Enterprise Cloud with data residency), as gh's `IsTenancy` reads it.
+    package static func isTenancy(_ host: String) -> Bool { bareHost(host).hasSuffix(".ghe.com") }
+
+    /// A host name in lower case without its final dots, as a name is compared (`api.github.com..` too, which
+    /// no resolver takes, but one rule everywhere keeps the token choice and its warning together).
+    package static func bareHost(_ host: String) -> String {
+        var name = Substring(host.lowercased())
+        while name.hasSuffix(".") { name = name.dropLast() }
+        return String(name)
+    }
+
     private static func effectivePort(_ url: URL) -> Int? {
         if let port = url.port { return port }
         switch url.scheme?.lowercased() {

@@ -1,4 +1,5 @@
 import Foundation
+import Networking
 import TestSupport
 import Testing
 
@@ -100,7 +101,7 @@ struct TokenAndAPIURLTests {
             apiURL: nil, environment: ["GH_HOST": host, "GH_TOKEN": "dotcom", "GH_ENTERPRISE_TOKEN": "ent"])
         #expect(byHost.apiRoot.absoluteString == "https://\(host)/api/v3")
         #expect(byHost.token == "ent")
-        #expect(!ConnectionSettings.isGitHubCom(host) && !ConnectionSettings.isTenancy(host))
+        #expect(!OriginPolicy.isGitHubCom(host) && !OriginPolicy.isTenancy(host))
     }
 
     /// A GH_HOST that is no host name is refused even where it ends in `.github.com` (a path, a user, an IPv6

@@ -40,7 +40,7 @@ struct ConnectionSettings: Sendable, Equatable {
         var settings = ConnectionSettings(apiRoot: url, token: token, tokenSource: source, tokenVariables: variables)
         if token == nil {
             // A ghe.com host reads github.com's variables, as gh's `IsTenancy` does: an enterprise one is unsent.
-            let dotcom = isGitHubCom(url.host ?? "") || isTenancy(url.host ?? "")
+            let dotcom = OriginPolicy.isGitHubCom(url.host ?? "") || OriginPolicy.isTenancy(url.host ?? "")
             let enterprise = dotcom ? ["GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN"] : []
             settings.unsentTokenVariable = (["GH_TOKEN", "GITHUB_TOKEN"] + enterprise).first { name in
                 !variables.contains(name)
@@ -224,7 +224,7 @@ struct ConnectionSettings: Sendable, Equatable {
         // Every subdomain of github.com is github.com, as gh reads GH_HOST (`www.github.com`, `gist.github.com`),
         // on https's own port too (`github.com:443`).
         if port.isEmpty, !bare.contains("/"), !bare.contains("@"), !bare.hasPrefix("["),
-            isGitHubCom(bare)
+            OriginPolicy.isGitHubCom(bare)
         {
             return URL(string: githubAPI)!
         }
@@ -271,28 +271,9 @@ struct ConnectionSettings: Sendable, Equatable {
     static func tokenVariables(for url: URL) -> [String] {
         let dotcom = ["GH_TOKEN", "GITHUB_TOKEN"]
         let enterprise = ["GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN"]
-        let host = bareHost(url.host ?? "")
-        if isGitHubCom(host) || isTenancy(host) { return dotcom }
+        let host = OriginPolicy.bareHost(url.host ?? "")
+        if OriginPolicy.isGitHubCom(host) || OriginPolicy.isTenancy(host) { return dotcom }
         return OriginPolicy.isLoopback(host: host) ? enterprise + dotcom : enterprise
-    }
-
-    /// github.com's own hosts, as gh reads them (`NormalizeHostname`): github.com and every subdomain of it, in any
-    /// case, with or without a final dot. An API root there (`https://api.github.com.`, a mistyped
-    /// `https://github.com/api/v3`) was taken for an Enterprise host and sent the enterprise token.
-    static func isGitHubCom(_ host: String) -> Bool {
-        let name = bareHost(host)
-        return name == "github.com" || name.hasSuffix(".github.com")
-    }
-
-    /// A ghe.com host (GitHub Enterprise Cloud with data residency), as gh's `IsTenancy` reads it.
-    static func isTenancy(_ host: String) -> Bool { bareHost(host).hasSuffix(".ghe.com") }
-
-    /// A host name in lower case without its final dots, as a name is compared (`api.github.com..` too, which
-    /// no resolver takes, but one rule everywhere keeps the token choice and its warning together).
-    private static func bareHost(_ host: String) -> String {
-        var name = Substring(host.lowercased())
-        while name.hasSuffix(".") { name = name.dropLast() }
-        return String(name)
     }
 
     /// The token, and where it came from.

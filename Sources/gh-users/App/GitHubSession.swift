@@ -44,7 +44,7 @@ struct GitHubSession: Sendable {
                 "gh-users: warning: \(unsent) is "
                     + (unsent.contains("ENTERPRISE")
                         ? "a GitHub Enterprise token, and is not sent to \(host); "
-                            + (ConnectionSettings.isTenancy(connection.apiRoot.host ?? "")
+                            + (OriginPolicy.isTenancy(connection.apiRoot.host ?? "")
                                 ? "that host takes GH_TOKEN or GITHUB_TOKEN, as gh reads them\n"
                                 : "set GH_HOST to its host, as gh reads it\n")
                         : "a github.com token, and is not sent to \(host) (a GitHub Enterprise host); set "
