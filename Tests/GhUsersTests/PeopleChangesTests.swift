@@ -718,6 +718,31 @@ struct PeopleChangesRunTests {
         #expect(try PeopleSnapshotFile(path: folder("m.json")).load()?.people.isEmpty == true)
     }
 
+    /// An organization's invitations are answered to its owners alone and expire after 7 days: a weekly run that
+    /// finds most of them gone, or all, has the list as it is (before: refused as a collapse on every run from
+    /// then on, so a cron audit of invitations stopped the week they all expired or were accepted).
+    @Test func invitationsThatExpiredAreRecordedAsGone() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let arguments = ["invitations", "github", "--changes", folder("i.json"), "--format", "tsv"]
+        let path = "GET /orgs/github/invitations?per_page=100"
+        let week = StubTransport()
+        week.answer(path, accounts: Array(Int64(1)...250))
+        #expect(await run(week, arguments).0 == 0)
+        let next = StubTransport()
+        next.answer(path, accounts: Array(Int64(201)...300))
+        let (fewer, changed, said) = await run(next, arguments)
+        #expect(fewer == 0, "\(said)")
+        #expect(changed.split(separator: "\n").filter { $0.hasPrefix("removed\t") }.count == 200, "\(changed)")
+        #expect(changed.split(separator: "\n").filter { $0.hasPrefix("added\t") }.count == 50, "\(changed)")
+        let empty = StubTransport()
+        empty.answer(path, json: "[]")
+        let (code, out, err) = await run(empty, arguments)
+        #expect(code == 0, "\(err)")
+        #expect(out.split(separator: "\n").count == 100 && out.hasPrefix("removed\t"), "\(out)")
+        #expect(try PeopleSnapshotFile(path: folder("i.json")).load()?.people.isEmpty == true)
+    }
+
     /// So through the outside collaborators' 2FA filter: the last without 2FA turned it on (before: the 2FA rule
     /// held for members alone, and this was refused every run).
     @Test func anOutsideCollaboratorsTwoFactorListThatEmptiedIsRecordedAsIs() async throws {

@@ -21,7 +21,7 @@ struct ListCollapse {
     var noun = "accounts"
     /// Whether GitHub refuses the list outright to a token that may not see it, so that an empty answer is the
     /// list: the 2FA filters (of members and outside collaborators) are for owners alone (GitHub's 422 to anyone
-    /// else).
+    /// else), and so are an organization's invitations, which expire within a week.
     var refusedUnlessSeen = false
 
     /// Why the list is not compared, or nil for a list to compare. People do leave: a list at half its count or

@@ -20,10 +20,15 @@ extension PeopleChangeKey {
             stops before its changes are all written and read (a failed request, a refusal, a rate limit,
             Ctrl-C, a full stdout, a reader that left or took nothing for 5 seconds, an answer taken from the
             cache because the network could not be reached: said, exit status 1) leaves FILE as it was, so
-            the next run reports them again; so does a login GitHub cannot issue, and a list that came back
+            the next run reports them again; so does a login GitHub cannot issue\(key.shrinksWhole ? """
+            . GitHub lists invitations to the organization's owners alone and they expire after 7 days, so
+            a list that came back empty, or far short of FILE, is recorded as it is
+            """ : """
+            , and a list that came back
             empty where FILE holds people\(key.counted.map { ", or with fewer than half the repository's \($0)" } ?? "")\
             , or, where GitHub gives no count, with fewer than half the people FILE holds and 100 or more
-            short of them (exit status 1, both numbers said). A FILE that is not a snapshot, or
+            short of them (exit status 1, both numbers said)
+            """). A FILE that is not a snapshot, or
             one made for another list (another command, owner or filters) or against another API root
             (--api-url, GH_HOST), is exit status 1 and left as it is; one run at a time may use it (FILE.lock). FILE records the owner's id (GET /orgs/{org}, a
             team's organization's, or GET /repos/{owner}/{repo}); only when FILE's owner name differs from

@@ -62,7 +62,7 @@ struct OutsideCollaboratorsCommand: PeopleListCommand {
 struct InvitationsCommand: PeopleListCommand {
     var list: PeopleListOptions
 
-    static let changes = PeopleChangeKey(role: "role", fallbackName: "email")
+    static let changes = PeopleChangeKey(role: "role", fallbackName: "email", shrinksWhole: true)
 
     static let spec = PeopleList.spec(
         CommandSpec(
