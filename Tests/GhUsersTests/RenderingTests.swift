@@ -429,13 +429,18 @@ struct StreamedTableRoomTests {
 
     /// A streamed crawl sized its columns from a first row: at 80 columns `list --full` cut most logins to 7
     /// (`Yamada…`) while the first row's name and location kept their room. An id's and 20 of a login's columns
-    /// are claimed from free text first; nothing runs past the terminal, nor below the first row's widths.
-    @Test func aStreamedTableClaimsRoomForIdsAndLoginsFromFreeText() {
+    /// are claimed from free text first; nothing runs past the terminal. Names then have their room before a login
+    /// grows past its claim, a location left out for it: claimed without names', every name at 80 columns was cut
+    /// to 7 letters (`monalis…`), and to 3 (`Hap…`) after a first account with none (helper-340).
+    @Test(arguments: [
+        ["1", "octocat", "monalisa octocat", "San Francisco", "20", "2", "2008-01-14"],
+        ["3", "dependabot[bot]", "", "", "0", "0", "2008-01-14"],
+    ])
+    func aStreamedTableClaimsRoomForIdsAndLoginsFromFreeText(first: [String]) {
         let columns: [(header: String, shrink: ColumnShrink?)] = [
             ("ID", nil), ("LOGIN", .last), ("NAME", .second), ("LOCATION", .second), ("FOLLOWERS", nil),
             ("REPOS", nil), ("JOINED", nil),
         ]
-        let first = ["1", "octocat", "monalisa octocat", "San Francisco", "20", "2", "2008-01-14"]
         let natural: [Int?] = [10, 39, nil, nil, nil, nil, nil]
         func used(_ layout: TableLayout) -> Int {
             layout.widths.reduce(0, +) + TableLayout.gap * (layout.widths.filter { $0 > 0 }.count - 1)
@@ -445,13 +450,27 @@ struct StreamedTableRoomTests {
             let layout = base.withRoom(natural: natural, shrinks: columns.map(\.shrink), width: width)
             // At 60 the first row does not fit either (its never-cut columns alone): no wider than it.
             #expect(used(layout) <= max(width, used(base)), "\(width): \(layout.widths)")
-            #expect(zip(layout.widths, base.widths).allSatisfy { $0 >= min($1, TableLayout.minimumShrunkWidth) })
+            // Nothing is cut below the first row, nor below the minimum, but the location, which is left out.
+            #expect(
+                layout.widths.indices.allSatisfy {
+                    $0 == 3 || layout.widths[$0] >= min(base.widths[$0], TableLayout.minimumShrunkWidth)
+                },
+                "\(width): \(layout.widths)")
             guard width >= 80 else { continue }
             // A login claims first; an id's claim (alignment only: a longer id takes its row's room) comes after.
             #expect(layout.widths[0] >= (width >= 100 ? 10 : 8), "\(width): \(layout.widths)")
             #expect(layout.widths[1] >= 18, "\(width): \(layout.widths)")
-            #expect(layout.widths[2] >= TableLayout.minimumShrunkWidth, "\(width): \(layout.widths)")
+            // A name has room for "monalisa octocat"; at 100 so has a location, beside it.
+            #expect(layout.widths[2] >= 16, "\(width): \(layout.widths)")
+            #expect(layout.widths[3] == 0 || layout.widths[3] >= TableLayout.minimumShrunkWidth, "\(layout.widths)")
+            if width >= 100 { #expect(layout.widths[3] >= 13, "\(width): \(layout.widths)") }
             if width >= 200 { #expect(layout.widths[1] == 39 && layout.widths[2] >= 16) }
+        }
+    }
+
+    @Test func aNarrowStreamedListGivesItsURLForTheLoginsClaim() {
+        func used(_ layout: TableLayout) -> Int {
+            layout.widths.reduce(0, +) + TableLayout.gap * (layout.widths.filter { $0 > 0 }.count - 1)
         }
         // Columns that are never cut take nothing they cannot get: a narrow `list` stays within 40 columns.
         let list: [(header: String, shrink: ColumnShrink?)] = [

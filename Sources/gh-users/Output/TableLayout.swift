@@ -92,9 +92,12 @@ struct TableLayout: Sendable, Equatable {
     /// This layout for a table whose first chunk is not all of it, so that later rows are not cut to the first
     /// chunk's widths. Within `width`, each shown column with a natural width (an id's 10 digits, a login's 39
     /// characters) first claims up to `claimedWidth` of it, taken from what is cut before names (a description,
-    /// a URL) as far as it can give; then grows to its natural width from what is left; then free text that may be cut
-    /// shares the rest of the terminal. Sized from a first row alone, a crawl cut most logins and ids that came
-    /// after it, while names kept their room. Nothing grows past the terminal, nor is cut below the first chunk.
+    /// a URL) as far as it can give, and then from a second free-text column left out (a location); then names
+    /// (free text cut before a login) have up to `claimedWidth` each, a name narrower than the readable minimum
+    /// taking a location's room; then bounded columns grow to their natural width from what is left; then free
+    /// text shares the rest of the terminal. Sized from a first row alone, a crawl cut most logins and ids that
+    /// came after it, while names kept their room; claimed without names', a `--full` list at 80 columns cut every
+    /// name to 7 letters, or to 3 when its first account had none. Nothing grows past the terminal.
     func withRoom(natural: [Int?], shrinks: [ColumnShrink?], width: Int) -> TableLayout {
         var widths = self.widths
         var shown = widths.indices.filter { widths[$0] > 0 }
@@ -108,19 +111,28 @@ struct TableLayout: Sendable, Equatable {
         let claims = claiming.map { index in
             natural[index].map { max(0, min($0, Self.claimedWidth) - widths[index]) } ?? 0
         }
-        // Free text and URLs give, widest first, down to a readable minimum, until the claims are met; then a
-        // description or a URL at its minimum, which says nothing, is left out, from the right.
+        let names = { shown.filter { natural[$0] == nil && shrinks[$0] == .second } }
+        // Leaves out a description or a URL, from the right, or else the last of two or more names (a location,
+        // as the whole table's layout does): one cut to the minimum says next to nothing.
+        func leaveOut() -> Bool {
+            guard shown.count > 1,
+                let dropped = gives.last(where: { shrinks[$0] == .first && widths[$0] > 0 })
+                    ?? (names().count > 1 ? names().last : nil)
+            else { return false }
+            spare += widths[dropped] + TableLayout.gap
+            widths[dropped] = 0
+            shown.removeAll { $0 == dropped }
+            return true
+        }
+        // Free text and URLs give, widest first, down to a readable minimum, until the claims are met; then what
+        // is at its minimum is left out.
         while spare < claims.reduce(0, +) {
             if let giving = gives.filter({ widths[$0] > TableLayout.minimumShrunkWidth }).max(by: {
                 widths[$0] < widths[$1]
             }) {
                 widths[giving] -= 1
                 spare += 1
-            } else if shown.count > 1, let dropped = gives.last(where: { shrinks[$0] == .first && widths[$0] > 0 }) {
-                spare += widths[dropped] + TableLayout.gap
-                widths[dropped] = 0
-                shown.removeAll { $0 == dropped }
-            } else {
+            } else if !leaveOut() {
                 break
             }
         }
@@ -128,6 +140,20 @@ struct TableLayout: Sendable, Equatable {
             let growth = min(claims[position], spare)
             widths[index] += growth
             spare -= growth
+        }
+        // A name narrower than the readable minimum (the header's 4 where the first account has none) takes the
+        // room of a location; then names have up to a login's claim, before a login grows past it.
+        while let narrow = names().first(where: { widths[$0] < TableLayout.minimumShrunkWidth }) {
+            let growth = min(TableLayout.minimumShrunkWidth - widths[narrow], spare)
+            widths[narrow] += growth
+            spare -= growth
+            if widths[narrow] < TableLayout.minimumShrunkWidth, names().last != narrow, leaveOut() { continue }
+            break
+        }
+        for (position, index) in names().enumerated() where spare > 0 {
+            let share = min(max(0, Self.claimedWidth - widths[index]), spare / (names().count - position))
+            widths[index] += share
+            spare -= share
         }
         for index in shown where spare > 0 {
             guard let natural = natural[index], natural > widths[index] else { continue }
