@@ -30,6 +30,8 @@ package struct IOStreams: Sendable {
     private let statusLine = StatusLineShown()
     /// Whether a person types on stdin.
     package var stdinIsTTY = false
+    /// Whether a terminal is there but `TERM=dumb` makes it count as none, for a refusal to say why.
+    package var terminalIsDumb = false
     /// Whether a person can be asked a question: stdin is a terminal, or the process has one (`/dev/tty`) while
     /// stdin carries data, as `gh` asks there.
     package var canAsk = false
@@ -113,7 +115,8 @@ package struct IOStreams: Sendable {
         writeErr("\r\u{1B}[2K" + DisplayWidth.truncate(text, toWidth: max(1, stderrWidth - 1)))
     }
 
-    /// The real process streams. `TERM=dumb` counts as no terminal, as in `gh`.
+    /// The real process streams. `TERM=dumb` counts as no terminal: no table, colour, progress line or question
+    /// (`gh` keeps its tables and prompts there and leaves out only its full-screen pager).
     package static func system(environment: [String: String]) -> IOStreams {
         let dumb = environment["TERM"] == "dumb"
         let outTerminal = isatty(STDOUT_FILENO) == 1
@@ -135,6 +138,7 @@ package struct IOStreams: Sendable {
             io.stdoutIsPipe = kind == S_IFIFO || kind == S_IFSOCK
         }
         io.stdinIsTTY = isatty(STDIN_FILENO) == 1 && !dumb
+        io.terminalIsDumb = dumb && (outTerminal || isatty(STDERR_FILENO) == 1 || isatty(STDIN_FILENO) == 1)
         io.readInput = { () throws(InputReadError) in try InputReadError.readChunk(STDIN_FILENO) }
         if io.stdinIsTTY {
             io.canAsk = true

@@ -120,6 +120,21 @@ struct EndToEndTests {
         }
     }
 
+    /// A write that asks first, at a terminal whose `TERM` is dumb, is refused saying so, not that there is no
+    /// terminal (helper-340's E4: Emacs's shell is one), and nothing is sent.
+    @Test func aQuestionAtADumbTerminalIsRefusedSayingWhy() async throws {
+        try await withServer { server in
+            let block = #""$GH_USERS" block octocat --api-url "$API""#
+            let result = try await BinaryRunner.shell(
+                "TERM=dumb GH_TOKEN=gho_octocat script -qec '\(block)' /dev/null", environment: ["API": server.baseURL])
+            #expect(result.status == 64, "\(result.stdout) \(result.stderr)")
+            #expect(
+                (result.stdout + result.stderr).contains("needs --yes when TERM=dumb, which counts as no terminal"),
+                "\(result.stdout) \(result.stderr)")
+            #expect(!server.requests.contains { $0.method == "PUT" }, "\(server.requests.map(\.path))")
+        }
+    }
+
     @Test func serverErrorMidCrawlKeepsJSONValidAndNamesTheResumePoint() async throws {
         try await withServer { server in
             // The first page is served; the second gets a 500, and with no retries that ends the crawl.

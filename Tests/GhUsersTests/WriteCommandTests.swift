@@ -81,9 +81,10 @@ private func run(
     _ declaration: WriteDeclaration, _ logins: [String], yes: Bool = false, dryRun: Bool = false,
     github: StubTransport, clock: WriteClock = TickingClock().clock, hasToken: Bool = true,
     terminal answer: String? = nil, common: CommonOptions = CommonOptions(), stdoutFailsAfter: Int? = nil,
-    stdoutClosesAfter bytes: Int? = nil
+    stdoutClosesAfter bytes: Int? = nil, stderrTTY: Bool? = nil, dumb: Bool = false
 ) async -> Run {
-    var (io, out, err) = IOStreams.test(stderrTTY: answer != nil, terminal: answer)
+    var (io, out, err) = IOStreams.test(stderrTTY: stderrTTY ?? (answer != nil), terminal: answer)
+    io.terminalIsDumb = dumb
     if let bytes { out.closeAfter(bytes: bytes) }
     if let writes = stdoutFailsAfter {
         var failing = IOStreams(
@@ -151,6 +152,24 @@ struct WriteCommandTests {
             #expect(await run(declaration(rule), logins, yes: true, github: withYes).status == 0)
             #expect(withYes.calls.count == count)
         }
+    }
+
+    /// The refusal says which terminal is missing: with stderr sent to a log (`unfollow a b 2>> log` at a
+    /// terminal), it named none, and a person at the terminal had no reason (helper-340's E5); `TERM=dumb`
+    /// (Emacs's shell) is a terminal that counts as none.
+    @Test func theRefusalToAskSaysWhichTerminalIsMissing() async {
+        let logged = await run(
+            declaration(.always), ["a"], github: .acceptingWrites(), terminal: "y\n", stderrTTY: false)
+        #expect(logged.status == 64)
+        #expect(
+            logged.usage
+                == "starring 1 account needs --yes when stderr, where the question goes, is not a terminal; nothing "
+                + "was sent")
+        let dumb = await run(declaration(.always), ["a"], github: .acceptingWrites(), dumb: true)
+        #expect(
+            dumb.usage
+                == "starring 1 account needs --yes when TERM=dumb, which counts as no terminal to ask on; nothing was "
+                + "sent")
     }
 
     @Test func theQuestionListsTheAccountsAndOnlyAYesSendsAnything() async {

@@ -87,10 +87,16 @@ struct WriteCoordinator {
         guard declaration.confirmation.asks(about: count), !options.yes else { return nil }
         let accounts = Counted.text(count, "account")
         guard io.canAsk, io.stderrIsTTY else {
+            // Said as it is: with stderr sent to a log (`2>> log`), a person at the terminal saw a refusal that
+            // named no terminal missing, and only in the log.
+            let when =
+                io.terminalIsDumb
+                ? "TERM=dumb, which counts as no terminal to ask on"
+                : io.canAsk ? "stderr, where the question goes, is not a terminal" : "there is no terminal to ask on"
             return .usage(
                 UsageError(
-                    message: "\(declaration.progressive.lowercased()) \(accounts) needs --yes when there is no "
-                        + "terminal to ask on; nothing was sent",
+                    message: "\(declaration.progressive.lowercased()) \(accounts) needs --yes when \(when); nothing "
+                        + "was sent",
                     command: declaration.spec))
         }
         let shown = logins.prefix(20).map(\.value).joined(separator: ", ")

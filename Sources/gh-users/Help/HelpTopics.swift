@@ -159,7 +159,11 @@ enum HelpTopics {
             ("NO_COLOR", "never colour"),
             ("CLICOLOR_FORCE", "set and not 0: colour tables even when piped"),
             ("CLICOLOR", "0: never colour (CLICOLOR_FORCE still forces it)"),
-            ("TERM=dumb", "treated as no terminal (escapes in GitHub's data still shown as text)"),
+            (
+                "TERM=dumb",
+                "treated as no terminal: no table, colour, progress or question (escapes in GitHub's data still shown "
+                    + "as text)"
+            ),
             ("COLUMNS", "the table width when the terminal does not say (at most 65535)"),
             (
                 "TZ",
