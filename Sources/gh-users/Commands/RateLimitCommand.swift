@@ -78,7 +78,9 @@ enum RateLimitRenderer {
         // on a terminal.
         let human = context.isTTY && context.format == .table
         return [
-            Column("RESOURCE") { $0.resource },
+            // Cut only where nothing else can give, as a login is: never cut, its 29 letters
+            // (`actions_runner_registration`) made every row wrap on a terminal under 50 columns.
+            Column("RESOURCE", shrink: .last) { $0.resource },
             Column("LIMIT") { String($0.limit) },
             Column("REMAINING") { String($0.remaining) },
             Column("USED") { $0.used.map(String.init) ?? "" },

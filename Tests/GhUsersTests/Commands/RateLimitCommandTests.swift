@@ -45,6 +45,22 @@ struct RateLimitCommandTests {
                     + "check the API URL"), "\(said.text)")
     }
 
+    /// On a terminal of 40 columns a long resource's name is cut, the reset left out: no row wraps (before, the
+    /// 29 letters of `actions_runner_registration` were never cut and every row ran to 50; helper-340's E2).
+    @Test func aNarrowTerminalCutsALongResourceRatherThanWrap() async {
+        let data = StubTransport()
+        data.answer(
+            "GET /rate_limit",
+            json: #"{"resources":{"core":{"limit":5000,"used":1,"remaining":4999,"reset":1800002520},"#
+                + #""actions_runner_registration":{"limit":10000,"used":0,"remaining":10000,"reset":1800000060}},"#
+                + #""rate":{"limit":5000,"used":1,"remaining":4999,"reset":1800002520}}"#)
+        let (tty, out, _) = AppEnvironment.test(http: data, stdoutTTY: true, width: 40)
+        #expect(await run(["rate-limit", "--color", "never"], tty) == 0)
+        let lines = out.text.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3 && lines.allSatisfy { DisplayWidth.of($0) <= 40 }, "\(out.text)")
+        #expect(lines.contains { $0.hasPrefix("actions_runner_… ") && $0.contains("10000") }, "\(out.text)")
+    }
+
     @Test func rateLimitTableAndJSON() async throws {
         let data = StubTransport()
         // Resets 42 minutes and 1 minute after the harness's now (1_800_000_000).
