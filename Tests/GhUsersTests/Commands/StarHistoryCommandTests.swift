@@ -292,7 +292,7 @@ struct StarHistoryCommandTests {
     @Test func aToInTheFutureIsCutAtTodayWithANote() async throws {
         let run = await harness().run(["star-history", "octocat/Hello-World", "--to", "2099-01-01", "--json"])
         #expect(run.status == 0, "\(run.err)")
-        #expect(run.err == "gh-users: --to 2099-01-01 is in the future: the history ends today, 2027-01-15.\n")
+        #expect(run.err == "gh-users: --to 2099-01-01 is in the future: the history ends today, 2027-01-15 (UTC).\n")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [String: Any])
         #expect(object["from"] as? String == "2026-01-16" && object["to"] as? String == "2027-01-15")
         #expect((object["history"] as? [Any])?.count == 365 && object["gained"] as? Int == 0)

@@ -69,7 +69,7 @@ enum DaySpan {
             throw .invalidInput("--from \(from ?? end) comes after --to \(end)")
         }
         if let to, to > today {
-            context.io.writeErr("gh-users: --to \(to) is in the future: \(ending) ends today, \(today).\n")
+            context.io.writeErr("gh-users: --to \(to) is in the future: \(ending) ends today, \(today) (UTC).\n")
         }
         return span
     }
