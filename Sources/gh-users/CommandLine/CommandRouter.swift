@@ -11,6 +11,13 @@ struct CommandRouter: Sendable {
 
     func route(_ arguments: [String]) -> Route {
         do throws(UsageError) {
+            if let position = arguments.firstIndex(where: Self.holdsToken) {
+                throw UsageError(
+                    message: "argument \(position + 1) looks like a GitHub token, so it is neither shown nor sent: a "
+                        + "token goes in GH_TOKEN, or in a file named by --token-file PATH, never among the arguments, "
+                        + "which the shell's history and the process list keep",
+                    command: nil)
+            }
             guard let first = arguments.first else { return .help(.topLevel) }
             if first.hasPrefix("-") && first != "-" {
                 return try leadingOption(arguments)
@@ -47,6 +54,23 @@ struct CommandRouter: Sendable {
         } catch {
             return .usageError(error)
         }
+    }
+
+    /// Whether an argument, or an option's value after its `=`, has a token's shape: one of GitHub's prefixes
+    /// (`ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_`, `github_pat_`) and 30 or more letters, digits and `_` after it (a
+    /// classic token has 36, a fine-grained one 82). Typed as a login (`show ghp_…`), it was written back in the
+    /// refusal, and a shorter one was sent as `GET /users/ghp_…` (helper-341). No login is that shape: a login
+    /// holds at most 39 characters, and `_` only before an Enterprise Managed User's short code.
+    static func holdsToken(_ argument: String) -> Bool {
+        let text = argument.hasPrefix("--") ? argument.split(separator: "=", maxSplits: 1).last ?? "" : argument[...]
+        guard let prefix = ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"].first(where: text.hasPrefix)
+        else { return false }
+        let rest = text.utf8.dropFirst(prefix.utf8.count)
+        return rest.count >= 30
+            && rest.allSatisfy {
+                $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0)
+                    || (0x61...0x7A).contains($0)
+            }
     }
 
     /// The subcommand the first word after the command names (`me edit`), with the rest of the arguments; or
