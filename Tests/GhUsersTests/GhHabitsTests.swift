@@ -134,13 +134,20 @@ struct GhHabitsTests {
         #expect(!run.err.contains("--json | jq '.login'"), "\(run.err)")
     }
 
-    /// Before: "option '--not-following-back' does not apply to followers", and no more.
-    @Test func anotherCommandsOptionNamesTheCommand() async {
+    /// Before: "option '--not-following-back' does not apply to followers", and no more. The command's own option
+    /// of nearly that name is what was likely meant, and is named too (before, only "following takes it", which
+    /// lists another set of accounts; helper-341's M2). An option with none near it names none.
+    @Test func anotherCommandsOptionNamesTheCommandAndTheNearestOwn() async {
         let run = await usage(["followers", "octocat", "--not-following-back"])
         #expect(
             run.err.hasPrefix(
-                "Error: option '--not-following-back' does not apply to followers; following takes it\n"),
+                "Error: option '--not-following-back' does not apply to followers; following takes it\n"
+                    + "Did you mean '--not-followed-back'?\n"),
             "\(run.err)")
+        let back = await usage(["following", "octocat", "--not-followed-back"])
+        #expect(back.err.contains("followers takes it\nDid you mean '--not-following-back'?\n"), "\(back.err)")
+        let none = await usage(["show", "octocat", "--limit", "3"])
+        #expect(none.err.hasPrefix("Error: option '--limit' does not apply to show\nUsage:"), "\(none.err)")
     }
 
     /// Before: "gh-users: no user '9' (HTTP 404)", with no word of --id.

@@ -39,8 +39,13 @@ struct UsageError: Error, Sendable, Equatable {
             let whereItApplies =
                 takers.count > 3
                 ? "" : "; " + takers.joined(separator: ", ") + (takers.count == 1 ? " takes it" : " take it")
+            // One of this command's own may be what was meant: `followers --not-following-back` is following's, and
+            // followers' own is `--not-followed-back` (before, only "following takes it"; helper-341's M2).
+            let own = Suggestions.nearest(to: option, among: spec.allOptions.map { "--\($0.name)" })
             return UsageError(
-                message: "option '\(option)' does not apply to \(spec.name)" + whereItApplies, command: spec)
+                message: "option '\(option)' does not apply to \(spec.name)" + whereItApplies
+                    + (own.map { "\nDid you mean '\($0)'?" } ?? ""),
+                command: spec)
         }
         // GitHub's search negates a qualifier with a leading `-`, which reads as an option before `--`.
         if !option.hasPrefix("--"), option.contains(":"), spec.arguments.contains(where: { $0.name == "QUERY" }) {
