@@ -35,6 +35,9 @@ struct TokenAndAPIURLTests {
         ("GH_TOKEN", "\u{FEFF}\u{FEFF}ghp_firstsecond", "holds a character outside ASCII"),
         ("GH_TOKEN", "GH_TOKEN=ghp_firstsecond", "holds a variable's assignment (NAME=…)"),
         ("GH_TOKEN", "GITHUB_TOKEN=", "holds a variable's assignment (NAME=…)"),
+        // Sent whole before, and GitHub's 401 blamed the token (helper-341's M3).
+        ("GH_TOKEN", "\"ghp_firstsecond\"", "holds the token in quotes"),
+        ("GITHUB_TOKEN", "'ghp_firstsecond'", "holds the token in quotes"),
     ])
     func aTokenThatCannotBeAHeaderIsRefusedNamingTheVariable(name: String, value: LoggedText, problem: String) throws {
         let error = try #require(

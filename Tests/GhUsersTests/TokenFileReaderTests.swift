@@ -213,6 +213,9 @@ struct TokenFileReaderTests {
         ("tok-1234 5678", "holds more than one word"), (" \n", "is empty"),
         // A line of a .env file (helper-315: sent whole, and refused by GitHub with exit 4).
         ("GH_TOKEN=tok-1234\n", "holds a variable's assignment (NAME=…); it should hold the token alone"),
+        // A crawl's state given as the token file was sent as the token (helper-341's M3).
+        (#"{"version":1,"api_url":"https://api.github.com","since":1234}"#, "holds JSON, which no token is"),
+        ("\"tok-1234\"\n", "holds the token in quotes"),
     ])
     func aFileThatCannotHoldATokenIsRefusedByName(contents: String, problem: String) throws {
         let path = try file(Array(contents.utf8))

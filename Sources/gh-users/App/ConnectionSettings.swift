@@ -318,6 +318,15 @@ struct ConnectionSettings: Sendable, Equatable {
     /// NUL would cut it, so a token is printable ASCII without spaces, as every GitHub token is.
     static func tokenProblem(_ token: String) -> String? {
         let scalars = token.unicodeScalars
+        // A gh-users state or snapshot given as the token file was sent whole as the token, and so was a token in
+        // quotes (`GH_TOKEN='"gho_…"'`, a line of a config file): GitHub's 401 then blamed the token (helper-341).
+        if token.first == "{" || token.first == "[" {
+            return "holds JSON, which no token is (a state or snapshot file of gh-users's?); it should hold the "
+                + "token alone"
+        }
+        if token.count >= 2, let quote = token.first, quote == "\"" || quote == "'", token.last == quote {
+            return "holds the token in quotes, which no token has; it should hold the token alone, without them"
+        }
         if scalars.contains(where: { $0 == "\n" || $0 == "\r" }) {
             return "holds a line break; it should hold the token alone, on one line"
         }
