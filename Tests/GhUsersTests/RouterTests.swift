@@ -238,6 +238,9 @@ struct RouterTests {
         ("list --limit", "option '--limit' needs a value"),
         // `-L5` reads as `-L 5`, as `-h` reads as help: written onto the option, either is a value.
         ("list --state -L5", "option '--state' needs a value (FILE), and '-L5' reads as an option"),
+        // A number or a choice is never an option's word: `--limit=--all` was offered, itself refused (helper-341).
+        ("list --limit --all", "option '--limit' needs a value (N), and '--all' is an option, not one: give --limit N"),
+        ("list --format --json", "option '--format' needs a value (FORMAT), and '--json' is an option, not one"),
         ("list --all=yes", "option '--all' takes no value"),
         ("list --format xml", "invalid value 'xml' for '--format'"),
         ("list --json --format tsv", "--json and --format tsv cannot be used together"),

@@ -102,10 +102,18 @@ enum ArgumentScanner {
                     let next = arguments[index]
                     let short = next.hasPrefix("-") ? next.dropFirst().first.flatMap(spec.option(short:)) : nil
                     if next.hasPrefix("--") || short.map({ next.count == 2 || $0.takesValue }) == true {
+                        // A number, a date or one of a few words is never such a word: `--limit=--all` is no way on
+                        // (helper-341's M4), so the value is asked for instead.
+                        let closed =
+                            !option.choices.isEmpty || ["N", "ID", "SECONDS", "DATE"].contains(option.valueName)
+                        let value = option.valueName ?? "VALUE"
+                        let said =
+                            closed
+                            ? "'\(next)' is an option, not one: give --\(option.name) \(value)"
+                            : "'\(next)' reads as an option: to give it as the value, write "
+                                + ShellWord.quote("--\(option.name)=\(next)")
                         throw UsageError(
-                            message: "option '--\(option.name)' needs a value (\(option.valueName ?? "VALUE")), and "
-                                + "'\(next)' reads as an option: to give it as the value, write "
-                                + ShellWord.quote("--\(option.name)=\(next)"),
+                            message: "option '--\(option.name)' needs a value (\(value)), and \(said)",
                             command: spec)
                     }
                     parsed.set(option, next)
