@@ -91,6 +91,11 @@ package enum AccessProblem: Sendable, Equatable {
     /// token's account is not in to neither; `scope` is what listing it needs. `byGraphQL`: GraphQL's `NOT_FOUND`
     /// said so (`team-members --direct`), not a 404.
     case unseenTeam(TeamName, scope: String?, byGraphQL: Bool = false)
+
+    /// A token past its expiry date: it failed authentication, as a 401 did.
+    package var isExpiry: Bool {
+        if case .expired = self { true } else { false }
+    }
 }
 
 extension DomainError {

@@ -236,11 +236,20 @@ struct RateLimitHintTests {
             .unauthorized(status: 403, message: "Forbidden", problem: .scope(accepted: "user")))
         #expect(
             scope.message
-                == "gh-users: authentication failed (HTTP 403: Forbidden)\n"
+                == "gh-users: GitHub refused the request (HTTP 403: Forbidden)\n"
                 + "The token may lack a scope or access to this resource (GitHub accepts: user).\n")
         let sso = presenter.present(
             .unauthorized(status: 403, message: "SAML", problem: .singleSignOn(url: "https://github.com/orgs/o/sso")))
         #expect(sso.message.contains("single sign-on wants the token authorized: https://github.com/orgs/o/sso\n"))
+        // A token GitHub took and refused a request of is no failed authentication: that is a 401's, or an expired
+        // token's, headline alone (helper-341: a 403 said it beside a scope hint, and not without one).
+        #expect(sso.message.hasPrefix("gh-users: GitHub refused the request (HTTP 403: SAML)\n"), "\(sso.message)")
+        let bad = presenter.present(.unauthorized(status: 401, message: "Bad credentials", problem: .unstated))
+        #expect(bad.message.hasPrefix("gh-users: authentication failed (HTTP 401: Bad credentials)\n"))
+        let expired = presenter.present(
+            .unauthorized(status: 403, message: "Expired", problem: .expired(at: Date(timeIntervalSince1970: 0))))
+        #expect(
+            expired.message.hasPrefix("gh-users: authentication failed (HTTP 403: Expired)\n"), "\(expired.message)")
     }
 
     @Test func theTokenMessageNamesTheCommandOnce() {

@@ -260,7 +260,7 @@ struct WriteCommandTests {
         // GitHub's own words first, and the scope said as the row's: a 404 names none.
         #expect(
             result.err.hasPrefix(
-                "gh-users: authentication failed (HTTP 404: Not Found; the token needs the admin:stars scope to star)\n"
+                "gh-users: GitHub refused the request (HTTP 404: Not Found; the token needs the admin:stars scope to star)\n"
                     + "The token may lack a scope: GitHub answers 404 for what a token may not see (this needs: "
                     + "admin:stars).\n"), "\(result.err)")
         // The write's request id, which GitHub Support asks for (before: dropped with the 404).

@@ -14,15 +14,13 @@ struct ErrorPresenter: Sendable {
     /// given, and says when the wait was longer than allowed.
     var waitOnRateLimit = false
     var maxWait = CommonOptions.defaultMaxWait(waitOnRateLimit: false)
-    /// A `--split` search waits out the search limit without `--wait-on-rate-limit`: a hint about that limit asks
-    /// only for a `--max-wait` long enough, never for the flag.
+    /// A `--split` search waits out the search limit itself: its hint asks for a long enough `--max-wait` alone.
     var waitsOutSearchLimit = false
     /// `--retries`: how often a secondary limit was waited out before the run gave up.
     var retries = 3
     /// GitHub CLI is on PATH: a missing token's message says how to lend gh-users the one gh is logged in with.
     var ghOnPath = false
-    /// The session's, holding the token: a server that echoes it gets `***` in every presentation, stdout's
-    /// records of a write's outcome too.
+    /// The session's, holding the token: a server that echoes it gets `***` here, in a write's records too.
     var redactor = Redactor()
     /// Where the token came from, and the variables one is looked for in: the messages name them.
     var tokenOrigin = TokenOrigin()
@@ -32,8 +30,7 @@ struct ErrorPresenter: Sendable {
 
     private var current: Date { clock?.time() ?? now }
 
-    /// This presenter with its time held at now: a report of several failures words them all at one time, so a
-    /// failure every lookup met reads the same each time and is said once.
+    /// This presenter held at now: a failure every lookup of a report met reads the same, and is said once.
     func heldAtNow() -> ErrorPresenter {
         var held = self
         held.clock = HeldClock(date: current)
@@ -128,8 +125,12 @@ struct ErrorPresenter: Sendable {
                 return Presentation(
                     message: "gh-users: GitHub refused the request (HTTP \(status): \(clean(message)))\n", for: error)
             }
+            // 401 or an expired token failed authentication; any other refusal took the token (helper-341).
+            let failed = status == 401 || problem.isExpiry
             return Presentation(
-                message: "gh-users: authentication failed (HTTP \(status): \(clean(message)))\n\(hint)\n", for: error)
+                message:
+                    "gh-users: \(failed ? "authentication failed" : "GitHub refused the request") (HTTP \(status): "
+                    + "\(clean(message)))\n\(hint)\n", for: error)
         case .tokenRequired(let command):
             return Presentation(
                 message:

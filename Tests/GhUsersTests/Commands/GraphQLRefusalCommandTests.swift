@@ -67,7 +67,7 @@ struct GraphQLRefusalCommandTests {
         #expect(run.out.isEmpty)
         #expect(
             run.err
-                == "gh-users: authentication failed (HTTP 200: GraphQL: Your token has not been granted the required "
+                == "gh-users: GitHub refused the request (HTTP 200: GraphQL: Your token has not been granted the required "
                 + "scopes to execute this query. The 'login' field requires one of the following scopes: ['read:org'], "
                 + "but your token has only been granted the: ['repo'] scopes. Please modify your token's scopes at: "
                 + "https://github.com/settings/tokens.)\n"
@@ -83,7 +83,7 @@ struct GraphQLRefusalCommandTests {
         #expect(run.out.isEmpty)
         #expect(
             run.err
-                == "gh-users: authentication failed (HTTP 200: GraphQL: \(Self.samlMessage))\n"
+                == "gh-users: GitHub refused the request (HTTP 200: GraphQL: \(Self.samlMessage))\n"
                 + "An organization's SAML single sign-on wants the token authorized (GitHub settings, Personal access "
                 + "tokens, Configure SSO).\nrequest id: CF25:41C0:C9E976\n")
     }

@@ -154,7 +154,7 @@ struct ShowCommandTests {
         let serverLines = lines.filter { $0.hasPrefix("gh-users: GitHub answered HTTP 500") }
         #expect(serverLines.count == 1, "\(run.err)")
         #expect(serverLines.first?.hasSuffix(" (looking up 'down1', 'down2')") == true, "\(run.err)")
-        let refused = lines.filter { $0.hasPrefix("gh-users: authentication failed (HTTP 403") }
+        let refused = lines.filter { $0.hasPrefix("gh-users: GitHub refused the request (HTTP 403") }
         #expect(refused.count == 1 && refused.first?.hasSuffix(") (looking up 'mona')") == true, "\(run.err)")
         // Alone, a failure needs no name: it is the account asked for.
         let alone = CommandHarness()
