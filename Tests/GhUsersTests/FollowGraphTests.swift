@@ -283,7 +283,10 @@ struct FollowChangeTests {
         #expect(out.text.contains("bob\tfollow\tnot sent"))
         #expect(err.text.contains("user:follow"))
         // alice was refused, so she is left to do as much as bob is.
-        #expect(err.text.hasSuffix("To finish: gh-users follow --yes --format tsv alice bob\n"), "\(err.text)")
+        #expect(
+            err.text.hasSuffix(
+                "To finish, with a token with the user:follow scope: gh-users follow --yes --format tsv alice bob\n"),
+            "\(err.text)")
     }
 
     @Test func everyAccountUnknownIsThreeAndAMixIsOne() async {

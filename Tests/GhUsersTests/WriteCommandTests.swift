@@ -226,7 +226,20 @@ struct WriteCommandTests {
         #expect(!result.err.contains("user:follow"))
         // The refused account was not starred either: the command that finishes the job names it.
         #expect(result.err.contains("1 done, 1 not sent, b refused"), "\(result.err)")
-        #expect(result.err.hasSuffix("To finish: gh-users star --yes b c\n"), "\(result.err)")
+        #expect(
+            result.err.hasSuffix("To finish, with a token with the admin:stars scope: gh-users star --yes b c\n"),
+            "\(result.err)")
+    }
+
+    /// A token GitHub no longer takes (401) refuses the rest alike: the command to finish needs another, and says
+    /// so (before, "To finish: …" alone, the same token's rerun refused again; helper-341's M6).
+    @Test func aRefusedTokensCommandToFinishAsksForAnother() async {
+        let github = StubTransport.acceptingWrites()
+        github.refuse("PUT /user/stars/b", status: 401, message: "Bad credentials")
+        let result = await run(declaration(.never), ["a", "b", "c"], github: github)
+        #expect(result.status == 4)
+        #expect(
+            result.err.hasSuffix("To finish, with a token GitHub takes: gh-users star --yes b c\n"), "\(result.err)")
     }
 
     /// A `--token-file` that a rerun cannot read (`<(cmd)`) is left out of the command to finish, and stderr says

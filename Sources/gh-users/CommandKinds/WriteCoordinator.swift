@@ -144,7 +144,14 @@ struct WriteCoordinator {
             let stoppedAt = viewModel.stoppedAt.map { login in
                 ", \(login.value) " + (stop == .cancelled ? "interrupted in flight" : describe(.failed(stop)))
             }
-            sayWhatIsLeft(viewModel, toFinish, after: stoppedAt ?? "")
+            // A refused token refuses the rest alike: the command that finishes needs another (helper-341's M6).
+            let needs =
+                switch stop {
+                case .unauthorized(401, _, _, _), .unauthorized(_, _, .expired, _): "a token GitHub takes"
+                case .unauthorized(_, _, .scope, _): "a token with the \(declaration.scope) scope"
+                default: ""
+                }
+            sayWhatIsLeft(viewModel, toFinish, after: stoppedAt ?? "", needs: needs)
         }
         return .failed(stop)
     }
@@ -173,9 +180,12 @@ struct WriteCoordinator {
         return "gh-users: \(declaration.name) \(login.value): " + message.dropFirst("gh-users: ".count)
     }
 
-    private func sayWhatIsLeft(_ viewModel: WriteViewModel, _ toFinish: [Login], after detail: String) {
+    private func sayWhatIsLeft(
+        _ viewModel: WriteViewModel, _ toFinish: [Login], after detail: String, needs: String = ""
+    ) {
         io.writeErr(
-            "gh-users: \(viewModel.successes) done, \(viewModel.unsent.count) not sent\(detail). To finish: "
+            "gh-users: \(viewModel.successes) done, \(viewModel.unsent.count) not sent\(detail). "
+                + (needs.isEmpty ? "To finish: " : "To finish, with \(needs): ")
                 + ShellWord.line(
                     [context.programName, declaration.name] + declaration.options.arguments(WriteOptions(yes: true))
                         + CommonOptions.arguments(context.common)
