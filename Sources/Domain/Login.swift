@@ -31,8 +31,30 @@ package struct Login: Sendable, Hashable, CustomStringConvertible {
             text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
             ? "(with control characters)" : "'" + visible(text) + "'"
         if text.isEmpty { return "a login cannot be empty" }
+        // A mention or a profile's address pasted as it was seen (helper-341's M9): the login in it, named.
+        if let login = pastedLogin(text) {
+            return "invalid login \(shown): give the login alone, \(login)"
+        }
         return "invalid login \(shown): a login has 1 to \(maximumLength) letters, digits, '-' or '_', "
             + "does not start with '-', and may end in '[bot]'"
+    }
+
+    /// The login in `@octocat` or a profile's address (`https://github.com/octocat`, without its scheme or `www.`,
+    /// with a final `/`), or nil.
+    private static func pastedLogin(_ text: String) -> String? {
+        var rest = Substring(text)
+        if rest.hasPrefix("@") {
+            rest = rest.dropFirst()
+        } else {
+            for prefix in ["https://", "http://"] where rest.lowercased().hasPrefix(prefix) {
+                rest = rest.dropFirst(prefix.count)
+            }
+            if rest.lowercased().hasPrefix("www.") { rest = rest.dropFirst(4) }
+            guard rest.lowercased().hasPrefix("github.com/") else { return nil }
+            rest = rest.dropFirst("github.com/".count)
+            if rest.hasSuffix("/") { rest = rest.dropLast() }
+        }
+        return isValid(String(rest)) ? String(rest) : nil
     }
 
     /// `text` with each character a reader could not see (a zero-width or other ignorable one, a direction mark, a

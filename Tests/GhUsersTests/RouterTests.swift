@@ -248,6 +248,16 @@ struct RouterTests {
         ("show -bad", "unknown option '-bad'"),
         ("show -- -bad", "invalid login '-bad'"),
         ("show ok ../etc", "invalid login '../etc'"),
+        // A mention or a profile's address, pasted as seen: the login in it is named (helper-341's M9).
+        ("show @octocat", "invalid login '@octocat': give the login alone, octocat"),
+        (
+            "followers https://www.github.com/octocat/",
+            "invalid login 'https://www.github.com/octocat/': give the login alone, octocat"
+        ),
+        (
+            "show https://github.com/octocat/Hello-World",
+            "invalid login 'https://github.com/octocat/Hello-World': a login has"
+        ),
         ("show octocat --concurrency 11", "invalid value '11' for '--concurrency'"),
         ("show octocat --concurrency 0", "invalid value '0' for '--concurrency'"),
         ("help nosuch", "no help for 'nosuch': it is neither a command nor a topic"),
