@@ -250,6 +250,9 @@ struct RouterTests {
         ("show ok ../etc", "invalid login '../etc'"),
         // A mention or a profile's address, pasted as seen: the login in it is named (helper-341's M9).
         ("show @octocat", "invalid login '@octocat': give the login alone, octocat"),
+        // Before: "Did you mean '--json'?", one array where ndjson is a record a line (helper-341's M10).
+        ("list --ndjson", "unknown option '--ndjson': a format is --format's value: --format ndjson"),
+        ("followers octocat --CSV", "unknown option '--CSV': a format is --format's value: --format csv"),
         (
             "followers https://www.github.com/octocat/",
             "invalid login 'https://www.github.com/octocat/': give the login alone, octocat"

@@ -54,6 +54,14 @@ struct UsageError: Error, Sendable, Equatable {
                     + "gh-users \(spec.name) [options] -- QUERY",
                 command: spec)
         }
+        // A format named as an option: `--ndjson` was offered `--json`, one array, not a record a line (helper-341).
+        if ["ndjson", "csv", "tsv", "table"].contains(name.lowercased()), option.hasPrefix("--"),
+            spec.allOptions.contains(where: { $0.name == "format" })
+        {
+            return UsageError(
+                message: "unknown option '\(option)': a format is --format's value: --format \(name.lowercased())",
+                command: spec)
+        }
         // gh's `-q` is its `--jq`.
         let habitName = option == "-q" ? "jq" : name.lowercased()
         if let habit = ghHabits[habitName], spec.allOptions.contains(where: { $0.name == "json" }) {
