@@ -234,6 +234,12 @@ struct CrawlOutputFileTests {
         } throws: { error in
             ((error as? LocalFileError)?.message ?? "").hasPrefix("cannot open the output file")
         }
+        // A folder says the way on, as --state's refusal of one does (helper-341's M8).
+        #expect {
+            try CrawlOutputFile(path: scratch.path(""), cut: nil, resumable: false)
+        } throws: { error in
+            ((error as? LocalFileError)?.message ?? "").hasSuffix(": is a directory: give --output a file")
+        }
     }
 }
 

@@ -67,10 +67,12 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
             descriptor = InterruptState.process.blocking { open(target, O_WRONLY | flags, 0o666) }
         }
         guard descriptor >= 0 else {
+            // A folder's refusal says the way on, as --state's does (helper-341).
+            let folder = errno == EISDIR ? ": give --output a file" : ""
             throw LocalFileError(
                 message:
                     "cannot open the output file \(TerminalSanitizer.quotedPath(path)): "
-                    + FileDescriptorIO.reason(errno, creating: path)
+                    + FileDescriptorIO.reason(errno, creating: path) + folder
             )
         }
         var info = stat()
