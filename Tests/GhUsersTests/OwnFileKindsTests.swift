@@ -155,6 +155,21 @@ struct OwnFileKindsTests {
         #expect(throws: Never.self) { try reading(Array(read.replacing("[", with: "[\r\n").utf8)).get() }
     }
 
+    /// A file that does not even begin as gh-users's do (a tsv given as --state, a token file as --changes) is
+    /// someone's data: its way out is another file, never "remove it to start again" (helper-341: a tsv crawl's
+    /// output given as its --state was to be removed).
+    @Test(arguments: ["1\toctocat\n", "ghp_token\n", "id,login\r\n1,octocat\r\n", "[1,2"])
+    func aFileThatIsNoneOfOursIsNeverToBeRemoved(text: String) {
+        guard case .failure(let problem) = reading(Array(text.utf8)) else {
+            Issue.record("\(text) read")
+            return
+        }
+        #expect(problem.detail.hasPrefix("is not JSON as RFC 8259 writes it"), "\(problem.detail)")
+        #expect(
+            problem.remedy?.hasPrefix("give --changes a file of its own") == true,
+            "\(String(describing: problem.remedy))")
+    }
+
     /// helper-267: a snapshot cut short (a full disk, a copy interrupted), or with a stray byte, was said not to
     /// hold "version", "command" … "people", every key it held; it is said to be no JSON, and where.
     @Test func aFileCutShortOrWithAStrayByteSaysWhereItStopsBeingJSON() {

@@ -98,7 +98,17 @@ struct FileContentProblem: Error, Equatable {
             // reads (a comma too many) keeps the decoder's words about its contents ("has version 2").
             guard case .success = decoded else {
                 let parses = (try? JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed)) != nil
-                return parses ? decoded : .failure(FileContentProblem(notJSON))
+                if parses { return decoded }
+                // Not even begun as gh-users begins its files (a tsv given as --state, a token file as --changes):
+                // someone's data, never to be removed "to start again" (helper-341).
+                let start = withoutByteOrderMark(bytes).first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+                guard start == UInt8(ascii: "{") else {
+                    return .failure(
+                        FileContentProblem(
+                            notJSON + ", so it is not \(what)",
+                            remedy: "give \(option) a file of its own (a new name: gh-users makes it)"))
+                }
+                return .failure(FileContentProblem(notJSON))
             }
             return .failure(
                 FileContentProblem(
