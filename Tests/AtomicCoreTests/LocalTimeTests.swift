@@ -46,6 +46,10 @@ struct LocalTimeTests {
         #expect(LocalTime.text(moment, zone: false).wholeMatch(of: /\d\d:\d\d:40/) != nil)
         #expect(LocalTime.isSameDay(moment, moment.addingTimeInterval(1)) || LocalTime.isSameDay(moment, moment - 1))
         #expect(!LocalTime.isSameDay(moment, moment.addingTimeInterval(86_400)))
+        // The same day of another month is another day: a reset 28 days or more away lost its date when the day
+        // of the month was compared (helper-339's M7-12). 31 and 365 days on, at the same clock time.
+        #expect(!LocalTime.isSameDay(moment, moment.addingTimeInterval(31 * 86_400)))
+        #expect(!LocalTime.isSameDay(moment, moment.addingTimeInterval(365 * 86_400)))
     }
 
     /// A date past what time_t holds (a forged cache entry's) or none at all is said without trapping.

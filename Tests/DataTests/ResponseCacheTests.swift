@@ -194,6 +194,27 @@ struct DiskResponseCacheTests {
         #expect(cache.read(key: "k5") != nil)
     }
 
+    /// Eviction goes down to 90% of the bound, not to the bound, so that the next writes do not each pay for a
+    /// scan (helper-339's M7-6: evicting to 100% went unseen, as one entry out met both). With a bound of 4.2
+    /// entries, the fifth write leaves three: the two oldest go, where one would bring it under the bound.
+    @Test func evictionLeavesTenPercentOfTheBoundFree() throws {
+        let body = String(repeating: "x", count: 1000)
+        let probe = DiskResponseCache(directory: temporaryDirectory(), limitBytes: 1_000_000)
+        defer { try? FileManager.default.removeItem(at: probe.directory) }
+        probe.write(key: "k0", response: response(body), now: Date())
+        let entry = try probe.summary().bytes
+        let cache = DiskResponseCache(directory: temporaryDirectory(), limitBytes: entry * 42 / 10)
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        for index in 0..<5 {
+            cache.write(key: "k\(index)", response: response(body), now: Date())
+            let path = cache.storeDirectory.appendingPathComponent("k\(index).entry").path
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date(timeIntervalSince1970: Double(1_000 + index))], ofItemAtPath: path)
+        }
+        #expect(try cache.summary().bytes <= entry * 42 / 10 * 9 / 10, "entry \(entry)")
+        #expect(cache.read(key: "k0") == nil && cache.read(key: "k1") == nil && cache.read(key: "k2") != nil)
+    }
+
     /// Eight runs at once each counted the cache once and then only their own writes: 1.0 MB against a 200K bound.
     /// Two caches on one folder stand for two processes; each learns the other's writes as it goes.
     @Test func writersInOtherProcessesAreCountedAgainstTheBound() throws {

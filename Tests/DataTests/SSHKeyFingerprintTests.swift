@@ -62,4 +62,20 @@ struct SSHKeyFingerprintTests {
     func aMalformedKeyHasNone(key: String) {
         #expect(SSHKeyFingerprint.sha256(of: key) == nil)
     }
+
+    /// helper-339's survivors: a blob alone whose first field names no key type ("abc"); an Ed25519 key of 33
+    /// bytes; an ECDSA point that is not uncompressed (0x02); a modulus of 128 bytes whose first is 0x01 (1,017
+    /// bits). Each had a fingerprint under a mutation no test saw.
+    static let refusedBySSHKeygen: [String] = [
+        "AAAAA2FiYwAAAAF4",
+        "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIQECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gIQ==",
+        "ecdsa-sha2-nistp256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBAjfoSFWJJRwJe7g757YLL7OR2vt1b8Cm19xPt"
+            + "FXbFaK4PpMpem8LfSNSy73Eg+JfcWPI6LgF78ScJ+lvCi2BM2g=",
+        "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAAAgAG" + String(repeating: "rq6u", count: 42) + "r",
+    ]
+
+    @Test(arguments: refusedBySSHKeygen)
+    func aKeySSHKeygenRefusesHasNone(key: String) {
+        #expect(SSHKeyFingerprint.sha256(of: key) == nil)
+    }
 }

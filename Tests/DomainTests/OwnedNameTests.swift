@@ -11,6 +11,9 @@ struct OwnedNameTests {
         ("https://github.com/octocat/Hello-World", "octocat/Hello-World"),
         ("github.com/octocat/Hello-World/", "octocat/Hello-World"),
         ("octocat/.github", "octocat/.github"),
+        // `.git` alone is a name, not a suffix to take off (helper-339's M7-10: it became "" and a usage error).
+        ("octocat/.git", "octocat/.git"),
+        ("octocat/a.git", "octocat/a"),
     ])
     func aRepositoryIsTakenAsGitHubNamesIt(text: String, name: String) throws {
         #expect(try RepositoryName(validating: text).description == name)
@@ -48,9 +51,13 @@ struct OwnedNameTests {
     @Test func aTeamIsAnOrganizationAndASlug() throws {
         let team = try TeamName(validating: "github/justice-league")
         #expect(team.organization.value == "github" && team.slug == "justice-league")
-        for bad in ["github", "github/", "github/a.b", "github/a/b", "-x/team"] {
+        for bad in [
+            "github", "github/", "github/a.b", "github/a/b", "-x/team", "github/" + String(repeating: "t", count: 101),
+        ] {
             #expect(throws: DomainError.self, "\(bad)") { try TeamName(validating: bad) }
         }
+        // A slug of 100 is GitHub's longest (helper-339's M7-11: refused at 100).
+        #expect(try TeamName(validating: "github/" + String(repeating: "t", count: 100)).slug.count == 100)
     }
 }
 

@@ -175,6 +175,10 @@ struct ShowRendererTests {
         #expect(RelativeTime.describe(now.addingTimeInterval(-362 * day), now: now) == "1 year ago")
         #expect(RelativeTime.describe(now.addingTimeInterval(362 * day), now: now) == "in 1 year")
         #expect(RelativeTime.describe(now.addingTimeInterval(-731 * day), now: now) == "2 years ago")
+        // "just now" is under a minute, either way (helper-339's M7-13: 90 s ago passed for it).
+        #expect(RelativeTime.describe(now.addingTimeInterval(-59), now: now) == "just now")
+        #expect(RelativeTime.describe(now.addingTimeInterval(-90), now: now) == "1 minute ago")
+        #expect(RelativeTime.describe(now.addingTimeInterval(90), now: now) == "in 1 minute")
     }
 
     @Test func profileOnATerminalIsSanitisedRelativeAndFitsTheWidth() {
@@ -483,6 +487,31 @@ struct StreamedTableRoomTests {
         // The URL gives way whole (a terminal review saw `https:/…` kept while logins were cut), and the login's
         // 20 and room for later ids are claimed from it.
         #expect(narrow.widths[3] == 0 && narrow.widths[1] >= 20 && narrow.widths[0] >= 6, "\(narrow.widths)")
+    }
+
+    /// What is left after the claims is shared by the free text to the last column: a run of `--fields` with
+    /// four of it at 140 columns left 9 unused (helper-339's M7-7, each share taken as an equal part of the whole).
+    @Test func theRoomLeftIsSharedToTheLastColumn() {
+        let columns: [(header: String, shrink: ColumnShrink?)] = [
+            ("LOGIN", .last), ("NAME", .second), ("COMPANY", .second), ("LOCATION", .second), ("BIO", .first),
+        ]
+        let base = TableLayout(columns: columns, rows: [["octocat", "Mona", "GitHub", "SF", "hi"]], width: 140)
+        let layout = base.withRoom(natural: [39, nil, nil, nil, nil], shrinks: columns.map(\.shrink), width: 140)
+        #expect(layout.widths.reduce(0, +) + TableLayout.gap * 4 == 140, "\(layout.widths)")
+        #expect(layout.room == 0)
+    }
+
+    /// Within a tier the widest column gives first, one column at a time, and a description at the minimum is
+    /// left out rather than cut below it (helper-339's M7-8, M7-9: the narrowest cut first, and a description
+    /// of 8 cut to 7, went unseen).
+    @Test func theWidestGivesFirstAndAMinimalDescriptionIsLeftOut() {
+        let names = TableLayout(
+            columns: [("LOGIN", .last), ("A", .second), ("B", .second)],
+            rows: [["octocat", String(repeating: "a", count: 30), String(repeating: "b", count: 12)]], width: 43)
+        #expect(names.widths == [7, 20, 12], "\(names.widths)")
+        let description = TableLayout(
+            columns: [("LOGIN", .last), ("DESC", .first)], rows: [["octocat", "abcdefgh"]], width: 16)
+        #expect(description.widths == [7, 0], "\(description.widths)")
     }
 
     /// A later row's id or type wider than its column takes the room from the row's other never-cut padding,

@@ -33,6 +33,17 @@ struct HeaderValueTests {
         #expect(HeaderValue.integer(text, in: 0...HeaderValue.maximumDeltaSeconds) == nil)
     }
 
+    /// A counter past Int32 (`x-ratelimit-remaining: 3000000000`) is no count GitHub sends: malformed, not a
+    /// number that then reads as a refusal (helper-339's M7-4).
+    @Test(arguments: ["3000000000", "2147483648"])
+    func aCounterPastInt32IsMalformed(text: String) {
+        guard case .malformed = HeaderValue.count(text, name: "x-ratelimit-remaining") else {
+            Issue.record("\(text) was taken as a count")
+            return
+        }
+        #expect(HeaderValue.count("2147483647", name: "x-ratelimit-remaining") == .valid(2_147_483_647))
+    }
+
     @Test(arguments: ["nan", "1e19", "1e308", "-1", "253402300800", "soon"])
     func aResetOutOfRangeIsMalformedAndSaysWhy(text: String) {
         guard case .malformed(let reason) = HeaderValue.epochTime(text, name: "x-ratelimit-reset") else {
@@ -87,6 +98,34 @@ struct HeaderValueTests {
         #expect(HTTPDate.parse("Sun Nov  6 08:49:37 1994") == imf)
         #expect(HTTPDate.parse("Thu, 29 Feb 2024 12:00:00 GMT") != nil)
         #expect(HTTPDate.parse("Fri, 31 Dec 9999 23:59:59 GMT")?.timeIntervalSince1970 == 253_402_300_799)
+    }
+
+    /// Every month's date at its instant (Python's `calendar.timegm`): February's were never checked, and a
+    /// February read 367 days early went unseen (helper-339's M7-1: every `Date` header of the month, so an
+    /// expired token read as refused and the clock's correction stopped).
+    @Test func everyMonthsDateIsItsInstant() throws {
+        let names = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let instants: [TimeInterval] = [
+            1_800_007_200, 1_802_685_600, 1_805_104_800, 1_807_783_200, 1_810_375_200, 1_813_053_600,
+            1_815_645_600, 1_818_324_000, 1_821_002_400, 1_823_594_400, 1_826_272_800, 1_828_864_800,
+        ]
+        for (name, instant) in zip(names, instants) {
+            #expect(HTTPDate.parse("Mon, 15 \(name) 2027 10:00:00 GMT")?.timeIntervalSince1970 == instant, "\(name)")
+        }
+        #expect(HTTPDate.parse("Thu, 29 Feb 2024 12:00:00 GMT")?.timeIntervalSince1970 == 1_709_208_000)
+        #expect(HTTPDate.parse("Tue, 29 Feb 2000 00:00:00 GMT")?.timeIntervalSince1970 == 951_782_400)
+    }
+
+    /// The grammar's edges (helper-339's M7-14 to M7-18): RFC 850's longest day name (33 characters), a leap
+    /// second, a two-digit year in the next calendar year (across New Year, not a century ago); no day 00, and a
+    /// year of four digits only.
+    @Test func theGrammarsEdgesAreReadAsItSays() throws {
+        #expect(
+            HTTPDate.parse("Wednesday, 09-Nov-94 08:49:37 GMT", now: clockNow)?.timeIntervalSince1970 == 784_370_977)
+        #expect(HTTPDate.parse("Mon, 15 Feb 2027 10:00:60 GMT")?.timeIntervalSince1970 == 1_802_685_660)
+        #expect(HTTPDate.parse("Sunday, 07-Jan-24 08:00:00 GMT", now: clockNow)?.timeIntervalSince1970 == 1_704_614_400)
+        #expect(HTTPDate.parse("Sun, 00 Nov 1994 08:49:37 GMT") == nil)
+        #expect(HTTPDate.parse("Sun, 06 Nov 01994 08:49:37 GMT") == nil)
     }
 }
 
