@@ -449,9 +449,19 @@ struct StreamedTableRoomTests {
         func used(_ layout: TableLayout) -> Int {
             layout.widths.reduce(0, +) + TableLayout.gap * (layout.widths.filter { $0 > 0 }.count - 1)
         }
-        for width in [60, 80, 100, 200] {
+        for width in [50, 60, 70, 80, 85, 90, 95, 100, 200] {
             let base = TableLayout(columns: columns, rows: [first], width: width)
             let layout = base.withRoom(natural: natural, shrinks: columns.map(\.shrink), width: width)
+            // A name is never under the readable minimum where the never-cut columns leave room for it (not at 50,
+            // where they take 36), nor cut under 16 to show a location (helper-342: 4 at 60 columns after a first
+            // account without a name; 16 at 80, then 9 at 85, where the location came in).
+            #expect(width < 60 || layout.widths[2] >= TableLayout.minimumShrunkWidth, "\(width): \(layout.widths)")
+            #expect(
+                layout.widths[3] == 0 || min(layout.widths[2], layout.widths[3]) >= 16, "\(width): \(layout.widths)")
+            // With --fields the user named every column: none is left out.
+            let named = TableLayout(columns: columns, rows: [first], width: width, dropping: false)
+                .withRoom(natural: natural, shrinks: columns.map(\.shrink), width: width, dropping: false)
+            #expect(named.widths.allSatisfy { $0 > 0 }, "\(width): \(named.widths)")
             // At 60 the first row does not fit either (its never-cut columns alone): no wider than it.
             #expect(used(layout) <= max(width, used(base)), "\(width): \(layout.widths)")
             // Nothing is cut below the first row, nor below the minimum, but the location, which is left out.

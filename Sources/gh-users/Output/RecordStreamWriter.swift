@@ -346,7 +346,8 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
                     dropping: context.fields == nil)
                 if moreToCome {
                     layout = layout.withRoom(
-                        natural: columns.map(\.naturalWidth), shrinks: columns.map(\.shrink), width: context.width)
+                        natural: columns.map(\.naturalWidth), shrinks: columns.map(\.shrink), width: context.width,
+                        dropping: context.fields == nil)
                 }
                 tableLayout = layout
                 output.append(contentsOf: Array(layout.header(ColorScheme(enabled: context.colorEnabled)).utf8))
@@ -361,8 +362,7 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
         if !output.isEmpty { try hand(&output) }
     }
 
-    /// CSV's header: the columns' keys, as a row. A run that appends to a file without one checks that the file
-    /// begins with it (`AppendedOutputCheck`).
+    /// CSV's header, the columns' keys, which a run appending to a file checks it begins with (`AppendedOutputCheck`).
     var csvHeader: [UInt8] { Array(CSV.row(columns.map(\.key)).utf8) }
 
     /// The bytes that complete the document. `completed` is false when the command failed. A csv with no

@@ -92,13 +92,15 @@ struct TableLayout: Sendable, Equatable {
     /// This layout for a table whose first chunk is not all of it, so that later rows are not cut to the first
     /// chunk's widths. Within `width`, each shown column with a natural width (an id's 10 digits, a login's 39
     /// characters) first claims up to `claimedWidth` of it, taken from what is cut before names (a description,
-    /// a URL) as far as it can give, and then from a second free-text column left out (a location); then names
-    /// (free text cut before a login) have up to `claimedWidth` each, a name narrower than the readable minimum
-    /// taking a location's room; then bounded columns grow to their natural width from what is left; then free
-    /// text shares the rest of the terminal. Sized from a first row alone, a crawl cut most logins and ids that
-    /// came after it, while names kept their room; claimed without names', a `--full` list at 80 columns cut every
-    /// name to 7 letters, or to 3 when its first account had none. Nothing grows past the terminal.
-    func withRoom(natural: [Int?], shrinks: [ColumnShrink?], width: Int) -> TableLayout {
+    /// a URL) as far as it can give, names (free text cut before a login) down to 16 while two are shown, then
+    /// from a description, a URL or a location left out, then from names down to the readable minimum, which every
+    /// name is brought to first; then names have up to `claimedWidth` each; then bounded columns grow to their
+    /// natural width from what is left; then free text shares the rest of the terminal. Sized from a first row
+    /// alone, a crawl cut most logins and ids that came after it, while names kept their room; claimed without
+    /// names', a `--full` list at 80 columns cut every name to 7 letters, or to 3 when its first account had none,
+    /// and a wider terminal then cut names again to show a location. Nothing grows past the terminal.
+    /// `dropping`: a column may be left out (not for `--fields`, whose columns the user named).
+    func withRoom(natural: [Int?], shrinks: [ColumnShrink?], width: Int, dropping: Bool = true) -> TableLayout {
         var widths = self.widths
         var shown = widths.indices.filter { widths[$0] > 0 }
         var spare = width - widths.reduce(0, +) - TableLayout.gap * max(0, shown.count - 1)
@@ -115,7 +117,7 @@ struct TableLayout: Sendable, Equatable {
         // Leaves out a description or a URL, from the right, or else the last of two or more names (a location,
         // as the whole table's layout does): one cut to the minimum says next to nothing.
         func leaveOut() -> Bool {
-            guard shown.count > 1,
+            guard dropping, shown.count > 1,
                 let dropped = gives.last(where: { shrinks[$0] == .first && widths[$0] > 0 })
                     ?? (names().count > 1 ? names().last : nil)
             else { return false }
@@ -124,32 +126,41 @@ struct TableLayout: Sendable, Equatable {
             shown.removeAll { $0 == dropped }
             return true
         }
-        // Free text and URLs give, widest first, down to a readable minimum, until the claims are met; then what
-        // is at its minimum is left out.
-        while spare < claims.reduce(0, +) {
-            if let giving = gives.filter({ widths[$0] > TableLayout.minimumShrunkWidth }).max(by: {
-                widths[$0] < widths[$1]
-            }) {
+        // A name is brought to the readable minimum before any claim (the header's 4 where the first account has
+        // none): what names lack counts with the claims. Free text and URLs give, widest first, down to that
+        // minimum, and names only down to a login's claim while two are shown; then what is at its floor is left out
+        // (a description or a URL, else a location), and then names give down to the minimum.
+        let lacking = { names().reduce(0) { $0 + max(0, TableLayout.minimumShrunkWidth - widths[$1]) } }
+        func floor(_ index: Int) -> Int {
+            names().count > 1 && names().contains(index) ? Self.claimedWidth - 4 : TableLayout.minimumShrunkWidth
+        }
+        var leftOut = false
+        while spare < claims.reduce(0, +) + lacking() {
+            if let giving = gives.filter({ widths[$0] > (leftOut ? TableLayout.minimumShrunkWidth : floor($0)) })
+                .max(by: { widths[$0] < widths[$1] })
+            {
                 widths[giving] -= 1
                 spare += 1
-            } else if !leaveOut() {
+            } else if leaveOut() {
+                continue
+            } else if !leftOut {
+                leftOut = true
+            } else {
                 break
             }
+        }
+        for index in names() where spare > 0 {
+            let growth = min(max(0, TableLayout.minimumShrunkWidth - widths[index]), spare)
+            widths[index] += growth
+            spare -= growth
         }
         for (position, index) in claiming.enumerated() where spare > 0 {
             let growth = min(claims[position], spare)
             widths[index] += growth
             spare -= growth
         }
-        // A name narrower than the readable minimum (the header's 4 where the first account has none) takes the
-        // room of a location; then names have up to a login's claim, before a login grows past it.
-        while let narrow = names().first(where: { widths[$0] < TableLayout.minimumShrunkWidth }) {
-            let growth = min(TableLayout.minimumShrunkWidth - widths[narrow], spare)
-            widths[narrow] += growth
-            spare -= growth
-            if widths[narrow] < TableLayout.minimumShrunkWidth, names().last != narrow, leaveOut() { continue }
-            break
-        }
+        // Two names that cannot both have 16 are one: a wider terminal cut names to show a location (helper-342).
+        while names().count > 1, spare < names().reduce(0, { $0 + max(0, floor($1) - widths[$1]) }), leaveOut() {}
         for (position, index) in names().enumerated() where spare > 0 {
             let share = min(max(0, Self.claimedWidth - widths[index]), spare / (names().count - position))
             widths[index] += share
