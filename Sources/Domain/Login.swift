@@ -15,6 +15,8 @@ package struct Login: Sendable, Hashable, CustomStringConvertible {
     package var description: String { value }
 
     package static func isValid(_ text: String) -> Bool {
+        // A token's shape is no login's: typed where a login goes (stdin too), it is never sent.
+        if holdsToken(text) { return false }
         // GitHub reads a login in any case, its App accounts' `[bot]` too.
         let base = text.lowercased().hasSuffix("[bot]") ? String(text.dropLast(5)) : text
         guard (1...maximumLength).contains(base.count), base.first != "-" else { return false }
@@ -26,7 +28,33 @@ package struct Login: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether `text` holds a GitHub token's shape anywhere: one of its prefixes (`ghp_`, `gho_`, `ghu_`, `ghs_`,
+    /// `ghr_`, `github_pat_`) and 30 or more letters, digits and `_` after it (a classic token has 36, a
+    /// fine-grained one 82). No login has it: a login holds at most 39 characters, and `_` only before an
+    /// Enterprise Managed User's short code.
+    package static func holdsToken(_ text: some StringProtocol) -> Bool {
+        let bytes = Array(text.utf8)
+        let isWord = { (byte: UInt8) in
+            byte == UInt8(ascii: "_") || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte)
+                || (0x61...0x7A).contains(byte)
+        }
+        for prefix in ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"].map({ Array($0.utf8) })
+        where bytes.count >= prefix.count + 30 {
+            for start in 0...(bytes.count - prefix.count)
+            where bytes[start..<start + prefix.count].elementsEqual(prefix) {
+                if bytes[(start + prefix.count)...].prefix(while: isWord).count >= 30 { return true }
+            }
+        }
+        return false
+    }
+
     private static func problem(with text: String) -> String {
+        // A token, or 40 hexadecimal digits (an older token's form, and no login's length), is never written back.
+        if holdsToken(text) || (text.count == 40 && text.allSatisfy(\.isHexDigit)) {
+            return
+                "invalid login (it looks like a GitHub token, so it is not shown): a token goes in GH_TOKEN, or in a "
+                + "file named by --token-file PATH, never where a login goes"
+        }
         let shown =
             text.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
             ? "(with control characters)" : "'" + visible(text) + "'"

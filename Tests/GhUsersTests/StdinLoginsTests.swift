@@ -71,6 +71,14 @@ struct StdinLoginsTests {
         #expect(text.contains("of stdin is 'null', as jq -r prints a missing value"), "\(text)")
     }
 
+    /// A token on stdin (`echo ghp_… | gh-users show -`) is no login: refused, its line named and the token not
+    /// written back; a short one was sent as `GET /users/ghp_…` (helper-342's R3).
+    @Test func aTokenOnStdinIsRefusedUnshown() {
+        let token = "ghp_" + String(repeating: "Zy98", count: 8)
+        let text = message(resolve(Self.once("alice\n" + token + "\n")))
+        #expect(text == "line 2 of stdin: invalid login (it looks like a GitHub token, so it is not shown)", "\(text)")
+    }
+
     /// gh-users's own csv or table with `--fields login` piped in: its header is no account (github.com/login is
     /// the sign-in page), and is never sent as one; a `login` after the first login is left to GitHub.
     @Test(arguments: ["login\r\nalice\r\nbob\r\n", "# saved\n\nLOGIN\nalice\nbob\n"])

@@ -1,4 +1,5 @@
 import AtomicCore
+import Domain
 import Foundation
 import TestSupport
 import Testing
@@ -19,6 +20,9 @@ struct TokenArgumentTests {
         ["list", "--token-file", fineGrained],
         [classic],
         ["members", fineGrained],
+        // Inside a longer word, onto a short option, in a query (helper-342's R3: each was echoed, or sent).
+        ["show", "@" + classic], ["show", "https://github.com/" + classic], ["show", "GH_TOKEN=" + classic],
+        ["list", "-L" + classic], ["search", "foo:" + classic],
     ])
     func aTokenAmongTheArgumentsIsRefusedUnshownAndUnsent(arguments: [String]) async {
         let github = StubTransport()
@@ -32,6 +36,22 @@ struct TokenArgumentTests {
             "\(err.text)")
         #expect(!err.text.contains("A1b2C3d4") && !err.text.contains("Ab3_Ab3_"), "\(err.text)")
         #expect(github.calls.isEmpty)
+    }
+
+    /// A token given where a login goes on stdin, or 40 hexadecimal digits (an older token's form) as a login, is
+    /// refused without being written back; a shorter one was sent as `GET /users/ghp_…` (helper-342's R3).
+    @Test func aTokenWhereALoginGoesIsNeverShownNorSent() {
+        #expect(!Login.isValid(String(Self.classic.prefix(34))))
+        let hex = String(repeating: "0123456789abcdef", count: 3).prefix(40)
+        for text in [String(Self.classic.prefix(34)), String(hex)] {
+            #expect {
+                _ = try Login(validating: text)
+            } throws: { error in
+                guard case DomainError.invalidInput(let message) = error else { return false }
+                return message.hasPrefix("invalid login (it looks like a GitHub token, so it is not shown)")
+                    && !message.contains("A1b2") && !message.contains("0123")
+            }
+        }
     }
 
     /// What only begins like one is no token: a login with a short code (`ghp_acme`), a search for the prefix.

@@ -236,7 +236,11 @@ enum LoginInput: Sendable, Equatable {
             do {
                 logins.append(try Login(validating: word))
             } catch {
-                throw .invalidInput("line \(number) of stdin: invalid login \(InputLines.quotedPrefix(line))")
+                // A token there is not written back: its line is named alone (helper-342).
+                let shown =
+                    Login.holdsToken(String(decoding: line, as: UTF8.self))
+                    ? "(it looks like a GitHub token, so it is not shown)" : InputLines.quotedPrefix(line)
+                throw .invalidInput("line \(number) of stdin: invalid login \(shown)")
             }
             accounts.insert(word.lowercased())
             guard accounts.count <= Self.maximumLogins else {

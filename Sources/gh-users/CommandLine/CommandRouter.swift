@@ -56,21 +56,11 @@ struct CommandRouter: Sendable {
         }
     }
 
-    /// Whether an argument, or an option's value after its `=`, has a token's shape: one of GitHub's prefixes
-    /// (`ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_`, `github_pat_`) and 30 or more letters, digits and `_` after it (a
-    /// classic token has 36, a fine-grained one 82). Typed as a login (`show ghp_…`), it was written back in the
-    /// refusal, and a shorter one was sent as `GET /users/ghp_…` (helper-341). No login is that shape: a login
-    /// holds at most 39 characters, and `_` only before an Enterprise Managed User's short code.
+    /// Whether an argument holds a token's shape anywhere (`Login.holdsToken`), as a whole word, an option's
+    /// value after `=` or onto a short option, or within a query. Typed as a login (`show ghp_…`), it was written
+    /// back in the refusal, and a shorter one was sent as `GET /users/ghp_…` (helper-341, helper-342).
     static func holdsToken(_ argument: String) -> Bool {
-        let text = argument.hasPrefix("--") ? argument.split(separator: "=", maxSplits: 1).last ?? "" : argument[...]
-        guard let prefix = ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"].first(where: text.hasPrefix)
-        else { return false }
-        let rest = text.utf8.dropFirst(prefix.utf8.count)
-        return rest.count >= 30
-            && rest.allSatisfy {
-                $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0)
-                    || (0x61...0x7A).contains($0)
-            }
+        Login.holdsToken(argument)
     }
 
     /// The subcommand the first word after the command names (`me edit`), with the rest of the arguments; or
