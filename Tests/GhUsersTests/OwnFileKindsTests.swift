@@ -158,13 +158,18 @@ struct OwnFileKindsTests {
     /// A file that does not even begin as gh-users's do (a tsv given as --state, a token file as --changes) is
     /// someone's data: its way out is another file, never "remove it to start again" (helper-341: a tsv crawl's
     /// output given as its --state was to be removed).
-    @Test(arguments: ["1\toctocat\n", "ghp_token\n", "id,login\r\n1,octocat\r\n", "[1,2"])
+    @Test(arguments: [
+        "1\toctocat\n", "ghp_token\n", "id,login\r\n1,octocat\r\n", "[1,2",
+        // A crawl's json or ndjson output, and a package.json (helper-342's R2: still "remove it").
+        #"[{"login":"octocat","id":1}]"#, "{\"login\":\"a\",\"id\":1}\n{\"login\":\"b\",\"id\":2}\n",
+        #"{"name":"app","private":true}"#,
+    ])
     func aFileThatIsNoneOfOursIsNeverToBeRemoved(text: String) {
         guard case .failure(let problem) = reading(Array(text.utf8)) else {
             Issue.record("\(text) read")
             return
         }
-        #expect(problem.detail.hasPrefix("is not JSON as RFC 8259 writes it"), "\(problem.detail)")
+        #expect(problem.detail.hasSuffix(", so it is not \(PeopleSnapshot.kindName)"), "\(problem.detail)")
         #expect(
             problem.remedy?.hasPrefix("give --changes a file of its own") == true,
             "\(String(describing: problem.remedy))")
@@ -242,7 +247,12 @@ struct OwnFileKindsTests {
                 Issue.record("\(text) read")
                 continue
             }
-            let remedy = text == newer ? "run it with that newer gh-users, or give this run another file" : nil
+            // One that does not begin as gh-users's do is someone's file: never to be removed (helper-342).
+            let foreign = !text.hasPrefix(#"{"version""#)
+            let remedy =
+                text == newer
+                ? "run it with that newer gh-users, or give this run another file"
+                : foreign ? "give --changes a file of its own (a new name: gh-users makes it)" : nil
             #expect(problem.remedy == remedy, "\(problem)")
             #expect(!problem.detail.hasPrefix("is the"), "\(problem)")
         }

@@ -92,23 +92,22 @@ struct FileContentProblem: Error, Equatable {
             let decoded = decode(bytes)
             // A newer gh-users's file of this kind, whatever its keys: a new version may rename them (helper-312).
             if case .failure = decoded, let newer = newer(of: what, in: bytes) { return .failure(newer) }
+            // Not begun as gh-users begins its files, `{"version"` (a tsv, ndjson or JSON crawl output given as
+            // --state, a token file or a package.json as --changes): someone's data, never to be removed "to start
+            // again" (helper-341, helper-342).
+            if case .failure(let problem) = decoded, !beginsAsOurs(bytes) {
+                return .failure(
+                    FileContentProblem(
+                        (notJSON ?? problem.detail) + ", so it is not \(what)",
+                        remedy: "give \(option) a file of its own (a new name: gh-users makes it)"))
+            }
             guard let notJSON else { return decoded }
             // What Foundation cannot read at all (cut short, a stray byte) is said as such and where: the decoder's
             // words listed every key a snapshot holds as missing from one that held them all (helper-267). What it
             // reads (a comma too many) keeps the decoder's words about its contents ("has version 2").
             guard case .success = decoded else {
                 let parses = (try? JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed)) != nil
-                if parses { return decoded }
-                // Not even begun as gh-users begins its files (a tsv given as --state, a token file as --changes):
-                // someone's data, never to be removed "to start again" (helper-341).
-                let start = withoutByteOrderMark(bytes).first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-                guard start == UInt8(ascii: "{") else {
-                    return .failure(
-                        FileContentProblem(
-                            notJSON + ", so it is not \(what)",
-                            remedy: "give \(option) a file of its own (a new name: gh-users makes it)"))
-                }
-                return .failure(FileContentProblem(notJSON))
+                return parses ? decoded : .failure(FileContentProblem(notJSON))
             }
             return .failure(
                 FileContentProblem(
@@ -219,6 +218,13 @@ struct FileContentProblem: Error, Equatable {
     }
 
     /// The bytes after a UTF-8 byte order mark, which the decoders read past: an editor may save one.
+    /// Whether `bytes` begin as every file gh-users writes does, `{"version"` (a byte order mark and whitespace
+    /// aside): a damaged one of its own does, any other file seldom.
+    private static func beginsAsOurs(_ bytes: [UInt8]) -> Bool {
+        let text = withoutByteOrderMark(bytes).filter { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        return text.starts(with: Array(#"{"version""#.utf8))
+    }
+
     private static func withoutByteOrderMark(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
         bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
     }
