@@ -241,6 +241,12 @@ struct RouterTests {
         // A number or a choice is never an option's word: `--limit=--all` was offered, itself refused (helper-341).
         ("list --limit --all", "option '--limit' needs a value (N), and '--all' is an option, not one: give --limit N"),
         ("list --format --json", "option '--format' needs a value (FORMAT), and '--json' is an option, not one"),
+        // Followed, `--twitter-username=--dry-run` was sent as the handle (helper-342's R4).
+        (
+            "me edit --twitter-username --dry-run",
+            "option '--twitter-username' needs a value (NAME), and '--dry-run' is an option, not one"
+        ),
+        ("list --fields --json", "option '--fields' needs a value (LIST), and '--json' is an option, not one"),
         ("list --all=yes", "option '--all' takes no value"),
         ("list --format xml", "invalid value 'xml' for '--format'"),
         ("list --json --format tsv", "--json and --format tsv cannot be used together"),

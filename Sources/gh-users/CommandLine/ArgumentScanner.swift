@@ -102,10 +102,12 @@ enum ArgumentScanner {
                     let next = arguments[index]
                     let short = next.hasPrefix("-") ? next.dropFirst().first.flatMap(spec.option(short:)) : nil
                     if next.hasPrefix("--") || short.map({ next.count == 2 || $0.takesValue }) == true {
-                        // A number, a date or one of a few words is never such a word: `--limit=--all` is no way on
-                        // (helper-341's M4), so the value is asked for instead.
+                        // A number, a date, a login, a name, a list of fields or one of a few words is never
+                        // such a word: `--limit=--all` is no way on (helper-341's M4), nor
+                        // `--twitter-username=--dry-run`, sent as given (helper-342's R4): the value is asked for.
                         let closed =
-                            !option.choices.isEmpty || ["N", "ID", "SECONDS", "DATE"].contains(option.valueName)
+                            !option.choices.isEmpty
+                            || ["N", "ID", "SECONDS", "DATE", "LOGIN", "NAME", "LIST"].contains(option.valueName)
                         let value = option.valueName ?? "VALUE"
                         let said =
                             closed
