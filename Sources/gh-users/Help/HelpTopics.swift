@@ -119,7 +119,8 @@ enum HelpTopics {
         rows: [
             (
                 "GH_TOKEN, GITHUB_TOKEN",
-                "the token for github.com, sent as 'Authorization: Bearer'; --token-file comes first"
+                "the token for github.com, sent as 'Authorization: Bearer'; --token-file comes first. A token with "
+                    + "quotes, a line break or NAME= around it is refused, and so is one typed among the arguments"
             ),
             (
                 "GH_ENTERPRISE_TOKEN, GITHUB_ENTERPRISE_TOKEN",
