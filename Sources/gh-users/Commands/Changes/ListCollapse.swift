@@ -23,6 +23,9 @@ struct ListCollapse {
     /// list: the 2FA filters (of members and outside collaborators) are for owners alone (GitHub's 422 to anyone
     /// else), and so are an organization's invitations, which expire within a week.
     var refusedUnlessSeen = false
+    /// Whether the list's people go by themselves (invitations expire): a list far short of the snapshot is
+    /// taken, but not one that ends exactly at a page, as a list cut at a page does (helper-342).
+    var expires = false
 
     /// Why the list is not compared, or nil for a list to compare. People do leave: a list at half its count or
     /// more is taken as it is.
@@ -37,7 +40,8 @@ struct ListCollapse {
         // is of whole pages (a `--changes` run asks GitHub's most a page), so a list short of less than one is taken
         // as it is: two of three may go.
         if counted == nil, read > 0, let recorded, recorded - read >= PagingPlan.maximumPerPage,
-            read.multipliedReportingOverflow(by: 2).partialValue < recorded, !refusedUnlessSeen
+            read.multipliedReportingOverflow(by: 2).partialValue < recorded,
+            !refusedUnlessSeen || (expires && read % PagingPlan.maximumPerPage == 0)
         {
             return "\(list) came back with \(Counted.text(read, plural: noun)) while the snapshot holds \(recorded), "
                 + "so the list was not compared: GitHub answers part of a list at times; run again later. If more "

@@ -224,6 +224,7 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
             list: "GitHub's list of \(subject.description)", read: people.count,
             counted: counted.map { ($0, "the repository's \(key.counted ?? "")") }, recorded: previous?.people.count)
         collapse.refusedUnlessSeen = key.shrinksWhole || options.filters["filter"]?.hasPrefix("2fa_") == true
+        collapse.expires = key.shrinksWhole
         if let refusal = collapse.refusal {
             io.writeErr("gh-users: \(refusal)\n" + file.untouched)
             return .setupFailed
