@@ -259,6 +259,7 @@ struct RouterTests {
         // Before: "Did you mean '--json'?", one array where ndjson is a record a line (helper-341's M10).
         ("list --ndjson", "unknown option '--ndjson': a format is --format's value: --format ndjson"),
         ("followers octocat --CSV", "unknown option '--CSV': a format is --format's value: --format csv"),
+        ("list -ndjson", "unknown option '-ndjson': a format is --format's value: --format ndjson"),
         (
             "followers https://www.github.com/octocat/",
             "invalid login 'https://www.github.com/octocat/': give the login alone, octocat"

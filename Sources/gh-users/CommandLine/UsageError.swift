@@ -55,12 +55,11 @@ struct UsageError: Error, Sendable, Equatable {
                 command: spec)
         }
         // A format named as an option: `--ndjson` was offered `--json`, one array, not a record a line (helper-341).
-        if ["ndjson", "csv", "tsv", "table"].contains(name.lowercased()), option.hasPrefix("--"),
-            spec.allOptions.contains(where: { $0.name == "format" })
+        let format = option.drop { $0 == "-" }.lowercased()
+        if ["ndjson", "csv", "tsv", "table"].contains(format), spec.allOptions.contains(where: { $0.name == "format" })
         {
             return UsageError(
-                message: "unknown option '\(option)': a format is --format's value: --format \(name.lowercased())",
-                command: spec)
+                message: "unknown option '\(option)': a format is --format's value: --format \(format)", command: spec)
         }
         // gh's `-q` is its `--jq`.
         let habitName = option == "-q" ? "jq" : name.lowercased()
