@@ -15,30 +15,36 @@ package struct Login: Sendable, Hashable, CustomStringConvertible {
     package var description: String { value }
 
     package static func isValid(_ text: String) -> Bool {
-        // A token's shape is no login's: typed where a login goes (stdin too), it is never sent.
-        if holdsToken(text) { return false }
         // GitHub reads a login in any case, its App accounts' `[bot]` too.
         let base = text.lowercased().hasSuffix("[bot]") ? String(text.dropLast(5)) : text
         guard (1...maximumLength).contains(base.count), base.first != "-" else { return false }
-        return base.unicodeScalars.allSatisfy { scalar in
+        let characters = base.unicodeScalars.allSatisfy { scalar in
             switch scalar {
             case "a"..."z", "A"..."Z", "0"..."9", "-", "_": return true
             default: return false
             }
         }
+        // A token's shape is no login's: typed where a login goes (stdin too), it is never sent.
+        return characters && !holdsToken(text)
     }
+
+    /// The prefixes of GitHub's tokens: classic (`ghp_`), OAuth (`gho_`), user-to-server (`ghu_`),
+    /// server-to-server (`ghs_`), refresh (`ghr_`) and fine-grained (`github_pat_`).
+    package static let tokenPrefixes = ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"]
 
     /// Whether `text` holds a GitHub token's shape anywhere: one of its prefixes (`ghp_`, `gho_`, `ghu_`, `ghs_`,
     /// `ghr_`, `github_pat_`) and 30 or more letters, digits and `_` after it (a classic token has 36, a
     /// fine-grained one 82). No login has it: a login holds at most 39 characters, and `_` only before an
     /// Enterprise Managed User's short code.
     package static func holdsToken(_ text: some StringProtocol) -> Bool {
+        // The shortest: a prefix of 4 and its 30 letters.
+        guard text.utf8.count >= 34 else { return false }
         let bytes = Array(text.utf8)
         let isWord = { (byte: UInt8) in
             byte == UInt8(ascii: "_") || (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte)
                 || (0x61...0x7A).contains(byte)
         }
-        for prefix in ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"].map({ Array($0.utf8) })
+        for prefix in tokenPrefixes.map({ Array($0.utf8) })
         where bytes.count >= prefix.count + 30 {
             for start in 0...(bytes.count - prefix.count)
             where bytes[start..<start + prefix.count].elementsEqual(prefix) {

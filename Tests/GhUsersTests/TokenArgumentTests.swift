@@ -59,8 +59,8 @@ struct TokenArgumentTests {
         "ghp_acme", "gho_" + String(repeating: "x", count: 29), "ghp-" + String(repeating: "x", count: 36),
     ])
     func whatOnlyBeginsLikeATokenIsTakenAsGiven(word: String) {
-        #expect(!CommandRouter.holdsToken(word))
-        #expect(!CommandRouter.holdsToken("--bio=" + word))
-        #expect(CommandRouter.holdsToken("--bio=" + Self.classic))
+        #expect(!Login.holdsToken(word))
+        #expect(!Login.holdsToken("--bio=" + word))
+        #expect(Login.holdsToken("--bio=" + Self.classic))
     }
 }

@@ -1,4 +1,5 @@
 import AtomicCore
+import Domain
 import Foundation
 
 #if canImport(Glibc)
@@ -33,7 +34,7 @@ enum TokenFileReader {
     /// Whether `text` has the shape of a GitHub token: one of its prefixes (`ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_`,
     /// `github_pat_`) and nothing a path usually holds (`/`).
     static func looksLikeToken(_ text: String) -> Bool {
-        ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"].contains { text.hasPrefix($0) } && !text.contains("/")
+        Login.tokenPrefixes.contains { text.hasPrefix($0) } && !text.contains("/")
     }
 
     /// Whether reading the file (`info`) to its end spent `input` (stdin): the same pipe or file. A terminal is not

@@ -11,7 +11,10 @@ struct CommandRouter: Sendable {
 
     func route(_ arguments: [String]) -> Route {
         do throws(UsageError) {
-            if let position = arguments.firstIndex(where: Self.holdsToken) {
+            // A token's shape anywhere in an argument, a whole word, an option's value, a query's: typed as a login
+            // (`show ghp_…`), it was written back in the refusal, and a shorter one was sent as `GET /users/ghp_…`
+            // (helper-341, helper-342).
+            if let position = arguments.firstIndex(where: Login.holdsToken) {
                 throw UsageError(
                     message: "argument \(position + 1) looks like a GitHub token, so it is neither shown nor sent: a "
                         + "token goes in GH_TOKEN, or in a file named by --token-file PATH, never among the arguments, "
@@ -54,13 +57,6 @@ struct CommandRouter: Sendable {
         } catch {
             return .usageError(error)
         }
-    }
-
-    /// Whether an argument holds a token's shape anywhere (`Login.holdsToken`), as a whole word, an option's
-    /// value after `=` or onto a short option, or within a query. Typed as a login (`show ghp_…`), it was written
-    /// back in the refusal, and a shorter one was sent as `GET /users/ghp_…` (helper-341, helper-342).
-    static func holdsToken(_ argument: String) -> Bool {
-        Login.holdsToken(argument)
     }
 
     /// The subcommand the first word after the command names (`me edit`), with the rest of the arguments; or

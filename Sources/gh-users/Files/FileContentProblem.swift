@@ -217,7 +217,6 @@ struct FileContentProblem: Error, Equatable {
         return take(#""command""#) && take(":") && take("\"")
     }
 
-    /// The bytes after a UTF-8 byte order mark, which the decoders read past: an editor may save one.
     /// Whether `bytes` begin as every file gh-users writes does, `{"version"` (a byte order mark and whitespace
     /// aside): a damaged one of its own does, any other file seldom.
     private static func beginsAsOurs(_ bytes: [UInt8]) -> Bool {
@@ -225,6 +224,7 @@ struct FileContentProblem: Error, Equatable {
         return text.starts(with: Array(#"{"version""#.utf8))
     }
 
+    /// The bytes after a UTF-8 byte order mark, which the decoders read past: an editor may save one.
     private static func withoutByteOrderMark(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
         bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? bytes.dropFirst(3) : bytes[...]
     }

@@ -88,6 +88,8 @@ struct TableLayout: Sendable, Equatable {
     /// The room a streamed table claims for a bounded column before free text: all of an id's 10 digits, and 20
     /// of a login's 39 characters, which few logins pass. The rest of a login's room comes only from room left over.
     static let claimedWidth = 20
+    /// The least a name keeps while a location is shown beside it (else the location is left out).
+    static let sharedNameWidth = 16
 
     /// This layout for a table whose first chunk is not all of it, so that later rows are not cut to the first
     /// chunk's widths. Within `width`, each shown column with a natural width (an id's 10 digits, a login's 39
@@ -131,12 +133,12 @@ struct TableLayout: Sendable, Equatable {
         // minimum, and names only down to a login's claim while two are shown; then what is at its floor is left out
         // (a description or a URL, else a location), and then names give down to the minimum.
         let lacking = { names().reduce(0) { $0 + max(0, TableLayout.minimumShrunkWidth - widths[$1]) } }
-        func floor(_ index: Int) -> Int {
-            names().count > 1 && names().contains(index) ? Self.claimedWidth - 4 : TableLayout.minimumShrunkWidth
+        func givesDownTo(_ index: Int) -> Int {
+            names().count > 1 && names().contains(index) ? Self.sharedNameWidth : TableLayout.minimumShrunkWidth
         }
         var leftOut = false
         while spare < claims.reduce(0, +) + lacking() {
-            if let giving = gives.filter({ widths[$0] > (leftOut ? TableLayout.minimumShrunkWidth : floor($0)) })
+            if let giving = gives.filter({ widths[$0] > (leftOut ? TableLayout.minimumShrunkWidth : givesDownTo($0)) })
                 .max(by: { widths[$0] < widths[$1] })
             {
                 widths[giving] -= 1
@@ -160,7 +162,7 @@ struct TableLayout: Sendable, Equatable {
             spare -= growth
         }
         // Two names that cannot both have 16 are one: a wider terminal cut names to show a location (helper-342).
-        while names().count > 1, spare < names().reduce(0, { $0 + max(0, floor($1) - widths[$1]) }), leaveOut() {}
+        while names().count > 1, spare < names().reduce(0, { $0 + max(0, givesDownTo($1) - widths[$1]) }), leaveOut() {}
         for (position, index) in names().enumerated() where spare > 0 {
             let share = min(max(0, Self.claimedWidth - widths[index]), spare / (names().count - position))
             widths[index] += share
