@@ -225,7 +225,12 @@ package final class DiskResponseCache: Sendable {
         case .failure(let problem):
             throw DomainError.cacheUnavailable(problem.message, remedy: problem.remedy)
         case .success(nil):
-            return CacheSummary(path: storeDirectory.path, entries: 0, bytes: 0, limitBytes: limitBytes)
+            // Nothing there is an empty cache; one that can never be made is said too (helper-340's E7).
+            let blocked = FileInfo.creationProblem(storeDirectory.path).map { path, code in
+                "cannot create \(TerminalSanitizer.quotedPath(path)): \(FileInfo.reason(code))"
+            }
+            return CacheSummary(
+                path: storeDirectory.path, entries: 0, bytes: 0, limitBytes: limitBytes, cannotStore: blocked)
         case .success(let descriptor?):
             return summary(of: scan(descriptor, sweepingOrphans: false, fileSystemNow: fileSystemNow(descriptor)))
         }

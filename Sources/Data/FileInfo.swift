@@ -127,6 +127,24 @@ package enum FileInfo {
     /// `mkdir -p` with 0700 for the folders it makes, whatever the umask (under 0277 a parent made 0500 kept every
     /// later run out of `~/.cache`, helper-334); existing ones are left exactly as they are. Returns the path that
     /// could not be made and why, or nil.
+    /// Why `makeDirectories(path)` would fail, without making anything: the first missing folder on the way and
+    /// why its nearest existing one cannot take it (read-only, immutable, not searchable), or nil.
+    static func creationProblem(_ path: String) -> (String, Int32)? {
+        var missing = path
+        var info = stat()
+        while stat(missing, &info) != 0 {
+            guard errno == ENOENT else { return (missing, errno) }
+            let parent = (missing as NSString).deletingLastPathComponent
+            guard parent != missing, !parent.isEmpty else { return nil }
+            if stat(parent, &info) == 0 {
+                guard Int(info.st_mode) & Int(S_IFMT) == Int(S_IFDIR) else { return (missing, ENOTDIR) }
+                return access(parent, W_OK | X_OK) == 0 ? nil : (missing, errno)
+            }
+            missing = parent
+        }
+        return nil
+    }
+
     static func makeDirectories(_ path: String) -> (String, Int32)? {
         var info = stat()
         if stat(path, &info) == 0 { return nil }

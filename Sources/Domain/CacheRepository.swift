@@ -7,13 +7,20 @@ package struct CacheSummary: Sendable, Equatable {
     /// Temporary files left by a process killed between writing an entry and renaming it into place, old
     /// enough that no running process can still be writing them. The next write removes them.
     package let orphanedTemporaryFiles: Int
+    /// Why no answer could be stored at `path`, when there is no store yet and none can be made there (a
+    /// read-only or immutable folder): the cache is empty, and every run goes without it.
+    package let cannotStore: String?
 
-    package init(path: String, entries: Int, bytes: Int64, limitBytes: Int64, orphanedTemporaryFiles: Int = 0) {
+    package init(
+        path: String, entries: Int, bytes: Int64, limitBytes: Int64, orphanedTemporaryFiles: Int = 0,
+        cannotStore: String? = nil
+    ) {
         self.path = path
         self.entries = entries
         self.bytes = bytes
         self.limitBytes = limitBytes
         self.orphanedTemporaryFiles = orphanedTemporaryFiles
+        self.cannotStore = cannotStore
     }
 }
 

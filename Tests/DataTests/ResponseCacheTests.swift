@@ -593,6 +593,29 @@ struct CacheFolderSafetyTests {
         #expect(log.entries.first?.message.contains("permission denied") == true)
     }
 
+    /// `cache info` over a folder where no store can ever be made said an empty cache and nothing else, so the user
+    /// never learned that every run goes without it (helper-340's E7). The summary now says why, naming the first
+    /// folder that cannot be made; a folder that can take the store says nothing.
+    @Test(.enabled(if: UnwritableFolder.available, "needs /usr/bin/chattr to lock a folder against root"))
+    func aSummaryWhereNoStoreCanBeMadeSaysWhy() throws {
+        let directory = temporaryDirectory()
+        try makeDirectory(directory, mode: 0o700)
+        try #require(UnwritableFolder.lock(directory))
+        defer {
+            UnwritableFolder.unlock(directory)
+            try? FileManager.default.removeItem(at: directory)
+        }
+        let reason = geteuid() == 0 ? "operation not permitted" : "permission denied"
+        let summary = try cache(directory).0.summary()
+        #expect(summary.entries == 0)
+        #expect(summary.cannotStore == "cannot create '\(directory.path)/gh-users-responses': \(reason)")
+        let deeper = try cache(directory.appendingPathComponent("a/b")).0.summary()
+        #expect(deeper.cannotStore == "cannot create '\(directory.path)/a': \(reason)")
+        let free = temporaryDirectory().appendingPathComponent("a/b")
+        #expect(try cache(free).0.summary().cannotStore == nil)
+        #expect(!FileManager.default.fileExists(atPath: free.path))
+    }
+
     @Test func orphanedTemporaryFilesAreCountedThenRemovedOnceOld() throws {
         let directory = temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -1,5 +1,6 @@
 import Foundation
 import GitHubStandIn
+import TestSupport
 import Testing
 
 /// The conditional-request cache and offline mode, through the built binary.
@@ -276,6 +277,24 @@ struct CacheEndToEndTests {
                         ".cache/gh-users/gh-users-responses/CACHEDIR.TAG",
                     ])
             }
+        }
+    }
+
+    /// A cache folder where no store can be made: `cache info` still reports the empty cache (exit 0), and says on
+    /// stderr that every run goes without it (helper-340's E7: it said nothing).
+    @Test(.enabled(if: UnwritableFolder.available, "needs /usr/bin/chattr to lock a folder against root"))
+    func cacheInfoSaysWhenNoStoreCanBeMade() async throws {
+        try await withDirectory { cache in
+            try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+            try #require(UnwritableFolder.lock(cache))
+            defer { UnwritableFolder.unlock(cache) }
+            let info = try await BinaryRunner.run(["cache", "info", "--json", "--cache-dir", cache.path])
+            #expect(info.status == 0)
+            let record = try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any]
+            #expect(record?["entries"] as? Int == 0)
+            #expect(info.stderr.hasPrefix("gh-users: warning: cannot create '\(cache.path)/gh-users-responses': "))
+            #expect(info.stderr.hasSuffix("; every run goes without the cache\n"))
+            #expect(info.stderr.split(separator: "\n").count == 1)
         }
     }
 

@@ -26,10 +26,10 @@ struct CacheCommand: LocalCommand, NestingCommand {
             gh-users keeps each GitHub answer with its ETag and revalidates it on the next run: an unchanged
             answer (HTTP 304) costs a token no rate limit; a search, which GitHub sends uncached, is asked
             again. cache info prints the cache's path, entries and size (with --json: path, entries, size_bytes,
-            limit_bytes and orphaned_temporary_files); cache clear removes every entry and the
-            temporary files of interrupted writes (stderr says how many; with --json, or --format ndjson, csv or tsv, stdout gets path, removed_entries and
-            removed_bytes), and repairs a store of yours whose CACHEDIR.TAG is
-            missing, damaged or of another gh-users version. The size is bounded by GH_USERS_CACHE_SIZE
+            limit_bytes and orphaned_temporary_files), and warns on stderr when no cache can be made there;
+            cache clear removes every entry and the temporary files of interrupted writes (stderr says how many;
+            with --json, or --format ndjson, csv or tsv, stdout gets path, removed_entries and removed_bytes), and
+            repairs a store of yours whose CACHEDIR.TAG is missing, damaged or of another gh-users version. The size is bounded by GH_USERS_CACHE_SIZE
             (default 100MB); the entries GitHub least recently sent or confirmed go first (a read under
             --offline asks nothing, so it does not count).
             """,
@@ -129,6 +129,9 @@ extension CacheOptions {
             switch action {
             case .info:
                 let summary = try repository.summary()
+                if let blocked = summary.cannotStore {
+                    io.writeErr("gh-users: warning: \(blocked); every run goes without the cache\n")
+                }
                 do {
                     try io.writeOut(CacheRenderer.render(summary, context: context.command.render))
                 } catch {
