@@ -22,6 +22,20 @@ package enum ColorPolicy: Sendable, Equatable {
     }
 }
 
+/// How many colours the terminal draws, as gh judges it from the environment: `TERM` or `COLORTERM` naming 256
+/// colours or true colour (`xterm-256color`, `truecolor`, `24bit`) is `.extended`; anything else (`linux`, `xterm`,
+/// `vt100`, none) gets the 8 basic colours only, since a 256-colour code there draws another colour or none.
+package enum ColorDepth: Sendable, Equatable {
+    case basic
+    case extended
+
+    package init(environment: [String: String]) {
+        let named = [environment["TERM"], environment["COLORTERM"]].compactMap { $0?.lowercased() }
+        let extended = named.contains { name in ["256", "24bit", "truecolor"].contains { name.contains($0) } }
+        self = extended ? .extended : .basic
+    }
+}
+
 /// The `--color` flag.
 package enum ColorChoice: String, Sendable, CaseIterable {
     case auto

@@ -26,6 +26,8 @@ package struct IOStreams: Sendable {
     package var stderrWidth: Int
     /// Colour as the environment asks for it, before any `--color` flag.
     package let colorPolicy: ColorPolicy
+    /// How many colours the terminal draws (`TERM`, `COLORTERM`); tests and pipes take 256.
+    package var colorDepth = ColorDepth.extended
     /// What stderr's status line shows now, shared by every copy of these streams (`noteOnStatusLine`).
     private let statusLine = StatusLineShown()
     /// Whether a person types on stdin.
@@ -131,6 +133,7 @@ package struct IOStreams: Sendable {
             colorPolicy: ColorPolicy(environment: environment)
         )
         io.stderrWidth = TerminalSize.columns(of: STDERR_FILENO) ?? io.terminalWidth
+        io.colorDepth = ColorDepth(environment: environment)
         io.stdoutIsTerminal = outTerminal
         var info = stat()
         if fstat(STDOUT_FILENO, &info) == 0 {

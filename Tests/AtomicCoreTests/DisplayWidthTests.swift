@@ -144,6 +144,17 @@ struct ColorTests {
         #expect(ColorPolicy(environment: ["CLICOLOR": "0", "CLICOLOR_FORCE": "1"]) == .forced)
     }
 
+    /// gh's rule: 256 colours when TERM or COLORTERM names them or true colour; else the 8 basic ones.
+    @Test(arguments: [
+        ([:], ColorDepth.basic), (["TERM": "linux"], .basic), (["TERM": "xterm"], .basic), (["TERM": "vt100"], .basic),
+        (["TERM": "xterm-256color"], .extended), (["TERM": "tmux-256color"], .extended),
+        (["TERM": "xterm", "COLORTERM": "truecolor"], .extended), (["COLORTERM": "24bit"], .extended),
+        (["TERM": "XTERM-256COLOR"], .extended), (["TERM": "xterm-direct", "COLORTERM": "rxvt"], .basic),
+    ])
+    func depthFollowsTermAndColorterm(environment: [String: String], depth: ColorDepth) {
+        #expect(ColorDepth(environment: environment) == depth)
+    }
+
     @Test func choiceWinsOverPolicyAndTerminal() {
         #expect(ColorChoice.auto.isEnabled(policy: .auto, isTTY: true))
         #expect(!ColorChoice.auto.isEnabled(policy: .auto, isTTY: false))

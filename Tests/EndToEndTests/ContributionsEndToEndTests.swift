@@ -64,16 +64,22 @@ struct ContributionsEndToEndTests {
             #expect(json.status == 0, "\(json.stderr)")
             let days = try days(json)
             #expect(days.count == 365)
-            for colour in ["never", "always"] {
+            // 256 colours where TERM names them; on a terminal of 8 (TERM=linux), each level's glyph in green
+            // (helper-340's E10: the 256-colour codes went there too).
+            for (colour, term) in [("never", "xterm-256color"), ("always", "xterm-256color"), ("always", "linux")] {
                 let map = try await BinaryRunner.run(
                     ["contributions", "octocat", "--format", "table", "--color", colour] + Self.year
                         + ["--api-url", server.baseURL, "--no-cache"],
-                    environment: Self.token.merging(["COLUMNS": String(columns)]) { $1 })
+                    environment: Self.token.merging(["COLUMNS": String(columns), "TERM": term]) { $1 })
                 #expect(map.status == 0, "\(map.stderr)")
                 let lines = map.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                let basic: (String) -> String = { level in
+                    level == "NONE" ? "·" : "\u{1B}[32m" + (Self.glyphs[level] ?? "?") + "\u{1B}[0m"
+                }
                 let cell: (String) -> String =
                     colour == "never"
-                    ? { Self.glyphs[$0] ?? "?" } : { "\u{1B}[38;5;\(Self.greens[$0] ?? 0)m■\u{1B}[0m" }
+                    ? { Self.glyphs[$0] ?? "?" }
+                    : term == "linux" ? basic : { "\u{1B}[38;5;\(Self.greens[$0] ?? 0)m■\u{1B}[0m" }
                 #expect(Array(lines[1...7]) == expectedRows(days, weeks: weeks, cell: cell), "\(map.stdout)")
                 let visible = lines.map {
                     $0.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
@@ -86,7 +92,8 @@ struct ContributionsEndToEndTests {
                 #expect(lines.contains("\(total) contributions from 2024-11-25 to 2025-11-24"))
                 #expect(lines.contains { $0.hasPrefix("Longest streak: ") })
                 #expect(lines.contains { $0.hasPrefix("Streak at 2025-11-24: ") })
-                #expect(colour == "never" ? !map.stdout.contains("\u{1B}") : map.stdout.contains("\u{1B}[38;5;"))
+                #expect(colour == "never" ? !map.stdout.contains("\u{1B}") : map.stdout.contains("\u{1B}["))
+                #expect(map.stdout.contains("\u{1B}[38;5;") == (colour == "always" && term != "linux"))
             }
         }
     }

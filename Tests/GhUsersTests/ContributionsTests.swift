@@ -29,8 +29,11 @@ private func report(_ days: [ContributionDay]) -> ContributionsReport {
         calendar: ContributionCalendar(total: days.reduce(0) { $0 + $1.count }, days: days))
 }
 
-private func heatmap(_ days: [ContributionDay], width: Int, color: Bool, now: String) -> [String] {
-    let context = RenderContext(format: .table, isTTY: true, colorEnabled: color, width: width, now: noon(now))
+private func heatmap(
+    _ days: [ContributionDay], width: Int, color: Bool, now: String, extendedColors: Bool = true
+) -> [String] {
+    var context = RenderContext(format: .table, isTTY: true, colorEnabled: color, width: width, now: noon(now))
+    context.extendedColors = extendedColors
     return String(decoding: ContributionsRenderer.render(report(days), context: context), as: UTF8.self)
         .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
 }
@@ -76,6 +79,20 @@ struct ContributionsHeatmapTests {
                 "    Less \(green(237)) \(green(22)) \(green(28)) \(green(34)) \(green(40)) More",
             ])
         #expect(lines[9] == "Cut to the last 38 of 43 weeks, from 2026-02-08.")
+    }
+
+    /// A terminal of 8 colours (`TERM=linux`, `xterm`) drew the 256-colour codes as other colours or none
+    /// (helper-340's E10): there each level keeps its glyph, in the basic green, and an empty day stays plain.
+    @Test func eightColourTerminalsGetEachLevelsGlyphInGreen() {
+        let lines = heatmap(year, width: 80, color: true, now: "2026-10-31", extendedColors: false)
+        let basic = { (glyph: String) in "\u{1B}[32m\(glyph)\u{1B}[0m" }
+        #expect(
+            Array(lines[1...8]) == [
+                row("", "·", 38), row("Mon", basic("░"), 38), row("", basic("▒"), 38),
+                row("Wed", basic("▓"), 38), row("", basic("█"), 38), row("Fri", basic("░"), 38), row("", "·", 38),
+                "    Less · \(basic("░")) \(basic("▒")) \(basic("▓")) \(basic("█")) More",
+            ])
+        #expect(!lines.joined().contains("38;5;"))
     }
 
     @Test func twoHundredColumnsInColourShowEveryWeekAndNoCutLine() {

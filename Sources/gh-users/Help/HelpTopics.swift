@@ -160,6 +160,7 @@ enum HelpTopics {
             ("NO_COLOR", "never colour"),
             ("CLICOLOR_FORCE", "set and not 0: colour tables even when piped"),
             ("CLICOLOR", "0: never colour (CLICOLOR_FORCE still forces it)"),
+            ("TERM, COLORTERM", "naming 256 colours or true colour: the heatmap's greens; else 8 basic colours"),
             (
                 "TERM=dumb",
                 "treated as no terminal: no table, colour, progress or question (escapes in GitHub's data still shown "

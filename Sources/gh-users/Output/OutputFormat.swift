@@ -21,6 +21,8 @@ struct RenderContext: Sendable {
     /// stdout is a terminal even where `isTTY` says no (`TERM=dumb`): what GitHub's data holds is still shown
     /// harmless there, never sent raw.
     var reachesTerminal = false
+    /// Whether colour may use the 256-colour palette, or the 8 basic colours alone (`ColorDepth`).
+    var extendedColors = true
 
     /// What a terminal is told on stderr when a table has no rows, as `gh` does: "gh-users: no followers found".
     /// nil for a pipe or any other format, so what a script reads stays empty.
@@ -35,10 +37,12 @@ struct RenderContext: Sendable {
     /// The context of a run's stdout (`io`) with its `--format` (else `requested`'s default), `--color` and
     /// `--fields`: one place for what every command's output reads from the terminal and the options.
     static func resolve(_ common: CommonOptions, io: IOStreams, requested: OutputFormat?, now: Date) -> RenderContext {
-        resolve(
+        var context = resolve(
             requested: requested, isTTY: io.stdoutIsTTY,
             colorEnabled: common.color.isEnabled(policy: io.colorPolicy, isTTY: io.stdoutIsTTY),
             width: io.terminalWidth, now: now, fields: common.fields, reachesTerminal: io.stdoutIsTerminal)
+        context.extendedColors = io.colorDepth == .extended
+        return context
     }
 
     /// table on a terminal, tsv when piped, unless a format was asked for.

@@ -153,8 +153,12 @@ enum ContributionsHeatmap {
         return String(line)
     }
 
+    /// A day: a 256-colour square; on a terminal of 8 colours (helper-340's E10: `TERM=linux` drew the codes as
+    /// other colours or none), its level's glyph in green; with colour off, the glyph alone.
     private static func cell(_ level: ContributionLevel, context: RenderContext) -> String {
-        guard context.colorEnabled else { return glyphs[level] ?? "?" }
+        let glyph = glyphs[level] ?? "?"
+        guard context.colorEnabled else { return glyph }
+        guard context.extendedColors else { return level == .none ? glyph : "\u{1B}[32m" + glyph + "\u{1B}[0m" }
         return "\u{1B}[38;5;\(colours[level] ?? 237)m■\u{1B}[0m"
     }
 
