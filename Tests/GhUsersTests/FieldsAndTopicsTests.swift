@@ -136,6 +136,16 @@ struct HelpTopicTests {
         ] {
             #expect(text.contains("  \(code) "), "\(code)")
         }
+        // Cases README's table gives that help and the man page left out (helper-344), and its "or resource",
+        // which named nothing.
+        let flat = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for phrase in [
+            "not UTF-8 or looks like a token", "--fields twice is 64", "another gh-users run is crawling into",
+            "fewer than 10 threads",
+        ] {
+            #expect(flat.contains(phrase), "\(phrase)")
+        }
+        #expect(!flat.contains("or resource"))
     }
 
     @Test func aMisspelledTopicSuggestsTheRightOne() {

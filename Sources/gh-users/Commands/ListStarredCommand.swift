@@ -35,7 +35,7 @@ enum ListStarredCommand {
             "gh-users starred LOGIN [--sort created|updated] [--direction asc|desc] [--limit N | --all] [options]",
         discussion: """
             Each record is GitHub's starred-repository object: starred_at and the whole repo. --fields
-            takes its top-level keys; the table shows the repository's name, when it was starred, its
+            takes its keys and paths (repo.full_name); the table shows the repository's name, when it was starred, its
             language, stars and description.
             """,
         arguments: [("LOGIN", "The account whose stars to list.")],

@@ -63,8 +63,9 @@ enum HelpTopics {
                     + "cached; for 'follows', the answer no; "
                     + "a write not confirmed at its question (nothing sent), or whose pipe's reader left before "
                     + "every account was sent; with --state or --changes, a pipe's reader that left before the end; "
-                    + "ulimit -n leaving under 64 files free or ulimit -v under "
-                    + "384 MiB, --help and --version too, or no /proc to read the arguments from (nothing done)"
+                    + "a stdout file another gh-users run is crawling into; ulimit -n leaving under 64 files free, "
+                    + "ulimit -v under 384 MiB, or a process limit leaving fewer than 10 threads, --help and "
+                    + "--version too, or no /proc to read the arguments from (nothing done)"
             ),
             (
                 "2",
@@ -74,7 +75,7 @@ enum HelpTopics {
             ),
             (
                 "3",
-                "not found: a login, organization, repository or resource that does not exist (for a team, its "
+                "not found: a login, organization or repository that does not exist (for a team, its "
                     + "organization)"
             ),
             (
@@ -96,10 +97,11 @@ enum HelpTopics {
             (
                 "64",
                 "usage: an unknown command or option, an invalid value, login or GH_USERS_* setting, --state, "
-                    + "--output, --changes or --token-file given twice with two files, access --person, or a filter (--permission, --affiliation, --role, repos --type) given twice with two values, "
-                    + "anything after --version, an "
-                    + "argument that is not UTF-8, a write under --offline, or one that asks first with no terminal "
-                    + "to ask on and no --yes; nothing was sent"
+                    + "--output, --changes or --token-file given twice with two files, access --person, or a filter "
+                    + "(--permission, --affiliation, --role, repos --type) given twice with two values (any other "
+                    + "option given twice takes the last, as gh's do, but --fields twice is 64), anything after "
+                    + "--version, an argument that is not UTF-8 or looks like a token, a write under --offline, or "
+                    + "one that asks first with no terminal to ask on and no --yes; nothing was sent"
             ),
             ("130", "interrupted (Ctrl-C); JSON output is still closed, and 'list' says where to resume"),
             ("143, 129", "stopped by SIGTERM or SIGHUP, handled like Ctrl-C"),
@@ -169,8 +171,8 @@ enum HelpTopics {
             ("COLUMNS", "the table width when the terminal does not say (at most 65535)"),
             (
                 "TZ",
-                "the zone of the times said to people (a reset, the end of a wait); data keeps GitHub's UTC times, "
-                    + "and dates given (--from) are UTC days"
+                "the zone of the times said to people (a reset, the end of a wait); data keeps GitHub's times as "
+                    + "sent (nearly always UTC), and dates given (--from) are UTC days"
             ),
             (
                 "SOURCE_DATE_EPOCH",

@@ -204,6 +204,7 @@ struct MeEditCommandTests {
 
     @Test(arguments: [
         (["me", "edit"], "me edit needs a field to change: --name, --bio"),
+        (["me", "edit"], "--twitter-username, --hireable or --no-hireable\n"),
         (["me", "edit", "--dry-run"], "me edit needs a field to change"),
         (["me", "--bio", "x"], "--bio changes the profile: gh-users me edit --bio"),
         (["me", "--hireable"], "--hireable changes the profile"),

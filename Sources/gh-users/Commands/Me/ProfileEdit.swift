@@ -76,10 +76,11 @@ extension ProfileEdit: CheckedOptions {
             throw UsageError(message: "give --hireable or --no-hireable, not both", command: spec)
         }
         guard fields.isEmpty else { return }
-        let names = (Self.textFields.map(\.option) + [Self.hireable]).map { "--" + $0.name }
+        // Both ways of saying hireable are named, as the usage line pairs them (helper-344: --no-hireable was not).
+        let names = Self.textFields.map { "--" + $0.option.name } + ["--\(Self.hireable.name)"]
         throw UsageError(
-            message: "me edit needs a field to change: " + names.dropLast().joined(separator: ", ") + " or "
-                + (names.last ?? ""),
+            message: "me edit needs a field to change: " + names.joined(separator: ", ") + " or --"
+                + Self.notHireable.name,
             command: spec)
     }
 }

@@ -70,9 +70,9 @@ extension StargazersCommand {
             discussion: """
                 Lists the accounts that starred the repository, oldest star first: the table shows each login
                 and when it starred (starred_at). Each record is GitHub's {"starred_at", "user"} object;
-                --fields takes its top-level keys, and login: the user's login. Since July 2026 GitHub lists a
-                repository's stargazers only to its admins and collaborators: it needs a token of one of them
-                (with the repo scope for a private repository). When GitHub refuses (403 or 404, or an empty
+                --fields takes its keys and paths (user.login), and login: the user's login. Since July 2026
+                GitHub lists a repository's stargazers only to its admins and collaborators: it needs a token
+                of one of them (with the repo scope for a private repository). When GitHub refuses (403 or 404, or an empty
                 list where the repository counts some), the repository is asked for: if it exists, the refusal
                 is exit status 4 and says why in one line; if not, exit status 3. For any public repository,
                 star-history gives the stars gained a day.

@@ -35,7 +35,7 @@ struct TeamMembersCommand: PeopleListCommand {
                 A 404 asks for the organization (GET /orgs/{org}; a team's own lookup answers only those who
                 may list it): when there is none by that name, exit status 3 says so; when there is, exit
                 status 4 says the team does not exist or is secret and the token's account is not in it.
-                With --full each is written as its profile with role added. With --direct, only the team's
+                With --full each is written as its profile with role and inherited added. With --direct, only the team's
                 own members, without its child teams': GitHub's REST list cannot leave them out, so they are
                 paged through GraphQL (Team.members(membership: IMMEDIATE), --role as its role filter), which
                 needs a token (exit status 4 without one) and spends GraphQL points, about one a page; each is
