@@ -235,6 +235,13 @@ struct RouterTests {
         ("list --per-page 0", "invalid value '0' for '--per-page'"),
         ("list --limit 5 --all", "--limit and --all cannot be used together"),
         ("list extra", "unexpected argument 'extra'"),
+        // A new user's guesses at what a command without arguments takes: a word that is a login or a number is
+        // named back with the way to say it; before, "unexpected argument" alone.
+        ("list octocat", "unexpected argument 'octocat': list pages through every account; for one, gh-users show oc"),
+        ("list 100", "unexpected argument '100': list takes no number: --since 100 starts after that id, --limit 100"),
+        ("emails octocat", "unexpected argument 'octocat': emails lists the token's own addresses"),
+        ("blocks octocat", "unexpected argument 'octocat': blocks lists whom the token's account blocks"),
+        ("rate-limit core", "unexpected argument 'core': rate-limit shows every resource; for one, gh-users rate-"),
         ("list --limit", "option '--limit' needs a value"),
         // `-L5` reads as `-L 5`, as `-h` reads as help: written onto the option, either is a value.
         ("list --state -L5", "option '--state' needs a value (FILE), and '-L5' reads as an option"),
@@ -280,6 +287,15 @@ struct RouterTests {
     func usageErrors(arguments: String, messageStart: String) throws {
         let message = try #require(usageMessage(arguments), "expected a usage error for \(arguments)")
         #expect(message.hasPrefix(messageStart), "got: \(message)")
+    }
+
+    /// A word that is neither a login nor a number gets no guess, and a command with no guess to make says
+    /// "unexpected argument" alone: no hint ever echoes text that could be anything.
+    @Test(arguments: ["list a/b", "list -- -1", "list a.b", "rate-limit now", "cache info extra"])
+    func aStrayWordWithNoLikelyMeaningGetsNoHint(arguments: String) throws {
+        let message = try #require(usageMessage(arguments), "expected a usage error for \(arguments)")
+        let word = try #require(arguments.split(separator: " ").last)
+        #expect(message == "unexpected argument '\(word)'", "got: \(message)")
     }
 
     /// Of names as near, the one that begins as the typo does: `gist` was `list`, `blocked` `block`.

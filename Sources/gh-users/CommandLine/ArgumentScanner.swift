@@ -154,7 +154,10 @@ enum ArgumentScanner {
         if spec.arguments.isEmpty, spec.words.isEmpty, !parsed.has(CommandSpec.help),
             let extra = parsed.positionals.first
         {
-            throw UsageError(message: "unexpected argument '\(extra)'", command: spec)
+            throw UsageError(
+                message: "unexpected argument '\(extra)'"
+                    + (StrayArgument.hint(extra, command: spec.name).map { ": " + $0 } ?? ""),
+                command: spec)
         }
         // The one argument a command declares is checked next, so a missing or bad one is the first error said.
         if let operand = spec.operand, !parsed.has(CommandSpec.help) {
