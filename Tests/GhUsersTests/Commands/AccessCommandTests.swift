@@ -1,3 +1,4 @@
+import Domain
 import Foundation
 import Networking
 import TestSupport
@@ -117,7 +118,28 @@ struct AccessCommandTests {
         let lines = run.out.split(separator: "\n").map(String.init)
         #expect(lines.first?.contains("REPOSITORY") == true && lines.first?.contains("VIA") == true)
         #expect(lines.count == 2)
-        #expect(lines.last?.contains("organization octo-org: read, team core: maintain") == true)
+        // The organization is ORG: the table leaves its name out, which at 80 columns cut VIA to "organization g…";
+        // and what grants the permission comes first, so a cut VIA still names it.
+        #expect(lines.last?.contains("  team core: maintain, org: read") == true, "\(run.out)")
+        #expect(!run.out.contains("organization"))
+    }
+
+    /// VIA names the strongest source first, GitHub's order kept between equals, and a role it does not rank (a
+    /// custom one) last.
+    @Test func viaNamesTheStrongestSourceFirst() {
+        let sources: [AccessRecord.Source] = [
+            .init(kind: .organization, name: "octo-org", permission: "read"),
+            .init(kind: .team, name: "auditors", permission: "security-manager"),
+            .init(kind: .team, name: "core", permission: "write"),
+            .init(kind: .repository, name: "octo-org/api", permission: "admin"),
+            .init(kind: .team, name: "web", permission: "write"),
+            .init(kind: .team, name: "triagers", permission: "triage"),
+        ]
+        #expect(
+            AccessCommand.via(sources)
+                == "repo: admin, team core: write, team web: write, team triagers: triage, org: read, "
+                + "team auditors: security-manager")
+        #expect(AccessCommand.via([]) == "")
     }
 
     /// A table's widths come from its first repositories, not the first alone: the records arrive one repository

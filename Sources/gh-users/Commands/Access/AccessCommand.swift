@@ -215,12 +215,24 @@ struct AccessCommand: GitHubCommand {
         }
     }
 
-    /// "team devs: write, organization my-org: read, repository: admin".
+    /// "repo: admin, team devs: write, org: read": the strongest first, so that a cut VIA still names what grants
+    /// the PERMISSION shown (a permission GitHub names otherwise, such as a custom role, goes last, in its order).
+    /// The organization is always ORG, so its name is left out: at 80 columns VIA said "organization g…" on every
+    /// row.
     static func via(_ sources: [AccessRecord.Source]) -> String {
-        sources.map { source in
-            source.kind == .repository
-                ? "repository: \(source.permission)"
-                : "\(source.kind.rawValue) \(source.name): \(source.permission)"
+        // An unknown permission ranks below read; ties keep GitHub's order.
+        let rank = { (source: AccessRecord.Source) -> Int in
+            RepositoryPermissionLevel.allCases.firstIndex { $0.rawValue == source.permission } ?? -1
+        }
+        let strongestFirst = sources.enumerated().sorted { left, right in
+            (rank(left.element), right.offset) > (rank(right.element), left.offset)
+        }.map(\.element)
+        return strongestFirst.map { source in
+            switch source.kind {
+            case .organization: "org: \(source.permission)"
+            case .team: "team \(source.name): \(source.permission)"
+            case .repository: "repo: \(source.permission)"
+            }
         }.joined(separator: ", ")
     }
 
