@@ -75,6 +75,9 @@ package struct OutputWriteError: Error, Equatable {
     package let written: Int?
     /// `message` without what it says of a write cut part-way, for a caller that knows where its records end.
     package let reason: String
+    /// False when the message says the way on itself and a rerun of the same command is not it (the output
+    /// file left its path while the run wrote it).
+    package var resumable = true
 
     package init(message: String, written: Int? = nil, reason: String? = nil) {
         self.message = message

@@ -103,6 +103,19 @@ enum FileDescriptorIO {
         return held.st_dev == named.st_dev && held.st_ino == named.st_ino
     }
 
+    /// How `path` stopped naming the regular file open on `descriptor` while a run appends to it, if it did:
+    /// removed or moved away, replaced (`sed -i`, a log rotation) or cut below `length` (`: > FILE`). What the run
+    /// writes on then goes where no state can find it (helper-343).
+    static func departure(of path: String, from descriptor: Int32, length: Int64?) -> String? {
+        var held = stat()
+        var named = stat()
+        guard fstat(descriptor, &held) == 0, held.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard stat(path, &named) == 0 else { return "was removed or moved away" }
+        guard held.st_dev == named.st_dev, held.st_ino == named.st_ino else { return "was replaced by another file" }
+        if let length, Int64(held.st_size) < length { return "was cut to \(held.st_size) bytes from \(length)" }
+        return nil
+    }
+
     /// Whether `path` leads to a regular file.
     static func isRegularFile(_ path: String) -> Bool {
         var info = stat()

@@ -222,7 +222,7 @@ struct ListStream<Item: ListedItem> {
         if whole > 0 { output.lastWritten = items[whole - 1] }
         // A checkpoint's failure comes after the write, counted above; a cut write has `whole` to add.
         if failure.written != nil { output.written += whole }
-        if let id = output.lastWritten?.listedID, let resume {
+        if let id = output.lastWritten?.listedID, let resume, failure.resumable {
             // Records of this page went out whole before the failure: the state goes on after them, or, where it
             // cannot say so (`--output`, cut back to the page's start), the rerun writes them again and its
             // `--limit` must count them.

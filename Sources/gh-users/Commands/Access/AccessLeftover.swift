@@ -199,6 +199,20 @@ struct AccessLeftover {
         return (bytes, fingerprint(reader, before: bytes), bytes == 0 ? identity(of: info) : nil)
     }
 
+    /// As `stdoutNow()`, once `path`, the file the state names, is found to be stdout's still, at the `recorded`
+    /// bytes or more: a file replaced while the map was written (`sed -i`, `mv`) had every later record go where
+    /// no state finds it, and the state then said the map was whole (helper-343's find 1).
+    static func stdoutNow(at path: String, recorded: Int64?) throws(LocalFileError) -> (
+        bytes: Int64?, tail: String?, inode: String?
+    ) {
+        if let departure = FileDescriptorIO.departure(of: path, from: STDOUT_FILENO, length: recorded) {
+            throw LocalFileError(
+                message: CrawlOutputFile.departed(TerminalSanitizer.quotedPath(path), departure, stopped: "map").message
+            )
+        }
+        return stdoutNow()
+    }
+
     /// "DEV:INO" of a regular file's `info`, or of stdout's when nil.
     static func identity(of info: stat?) -> String? {
         var now = stat()

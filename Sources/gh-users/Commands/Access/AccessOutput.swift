@@ -234,7 +234,11 @@ struct AccessOutput: AccessRecordSink {
                 return Task.isCancelled ? context.interrupted() : .setupFailed
             }
             let outcome = CommandOutcome.writeFailed(writeFailure, io: context.io)
-            if let state, outcome != .outputClosed {
+            // A file that left its path has its own way on, said already: no cut of the file there now.
+            let departed = context.stdoutFile.flatMap {
+                FileDescriptorIO.departure(of: $0, from: STDOUT_FILENO, length: nil)
+            }
+            if let state, outcome != .outputClosed, departed == nil {
                 context.io.writeErr(
                     Self.cutAdvice(
                         state.state, shown: state.file.shown,

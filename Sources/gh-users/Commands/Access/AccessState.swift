@@ -319,8 +319,8 @@ struct AccessStateFile {
         var next = unsaved?.state ?? state
         next.after = repository
         // stdout appends to the file the state names (`open` names none for a pipe): its length now.
-        if next.output != nil, held.isEmpty {
-            let now = AccessLeftover.stdoutNow()
+        if let output = next.output, held.isEmpty {
+            let now = try AccessLeftover.stdoutNow(at: output, recorded: next.outputBytes)
             (next.outputBytes, next.outputTail, next.outputInode) = (now.bytes, now.tail, now.inode)
         }
         // A count stops at the bound, which only a state edited up to it reaches: past it, the next run would

@@ -36,6 +36,7 @@ struct CrawlCheckpoint: PageCheckpoint {
     /// Replaces the state with `lastID` as the last account written.
     private func record(_ lastID: Int64) throws(OutputWriteError) {
         try stdout?.flushToDisk()
+        try output?.checkStillNamed()
         do throws(LocalFileError) {
             // The data is on disk before the state that counts it, so a state never outlives its page.
             try output?.sync()

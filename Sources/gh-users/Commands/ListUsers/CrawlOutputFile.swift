@@ -12,6 +12,8 @@ import Foundation
 /// kill or a power cut took its state with it, and that page is fetched and written again.
 final class CrawlOutputFile: OutputSink, @unchecked Sendable {
     let path: String
+    /// The path as opened, its links followed, which must name the open file at each page (`sync`).
+    private let target: String
     private let descriptor: Int32
     /// The file's length before this run wrote anything, after any cut.
     let initialLength: Int64
@@ -145,6 +147,7 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
             length = cut.recorded
         }
         self.descriptor = descriptor
+        self.target = target
         self.initialLength = length
         startsEmpty =
             length == 0
@@ -201,5 +204,24 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
                     "cannot flush the output file \(TerminalSanitizer.quotedPath(path)) to disk: \(FileDescriptorIO.reason(errno))"
             )
         }
+    }
+
+    /// Checks that the path, by which a state names the file, still names this file at this length: a crawl whose
+    /// output was removed, moved or replaced while it ran ended 0, the records after that in a file no state names
+    /// (helper-343's find 2).
+    func checkStillNamed() throws(OutputWriteError) {
+        if let departure = FileDescriptorIO.departure(of: target, from: descriptor, length: currentLength) {
+            throw Self.departed(TerminalSanitizer.quotedPath(path), departure, stopped: "crawl")
+        }
+    }
+
+    /// The stop of a run whose output file left its path while the run wrote it; its message is its way on.
+    static func departed(_ shown: String, _ departure: String, stopped: String) -> OutputWriteError {
+        var error = OutputWriteError(
+            message: "the output file \(shown) \(departure) while this run wrote it, so the \(stopped) stopped and the "
+                + "state file still counts only what the file held before. Put the file back as it was to go on, or "
+                + "remove the state file to start again")
+        error.resumable = false
+        return error
     }
 }
