@@ -257,16 +257,18 @@ enum GraphQLAccessResponse {
         let role =
             named.map { RepositoryPermissionLevel(rawValue: $0.lowercased()) == nil ? $0 : $0.lowercased() }
             ?? permission.lowercased()
+        // A custom role is ranked by the level GitHub says it grants (helper-346's R2).
+        let base = RepositoryPermissionLevel(rawValue: permission.lowercased())
         switch granter.typename {
         case "Organization":
             guard let login = granter.login else { return nil }
-            return AccessRecord.Source(kind: .organization, name: login, permission: role)
+            return AccessRecord.Source(kind: .organization, name: login, permission: role, base: base)
         case "Team":
             guard let slug = granter.slug else { return nil }
-            return AccessRecord.Source(kind: .team, name: slug, permission: role)
+            return AccessRecord.Source(kind: .team, name: slug, permission: role, base: base)
         case "Repository":
             guard let name = granter.nameWithOwner else { return nil }
-            return AccessRecord.Source(kind: .repository, name: name, permission: role)
+            return AccessRecord.Source(kind: .repository, name: name, permission: role, base: base)
         default:
             return nil
         }

@@ -37,11 +37,22 @@ package struct AccessRecord: Sendable, Equatable {
         package let kind: Kind
         package let name: String
         package let permission: String
+        /// The built-in level GitHub says a custom role grants (its `permission`: read, write or admin), to rank
+        /// the role by where a table orders sources; neither recorded nor compared.
+        package var base: RepositoryPermissionLevel?
 
-        package init(kind: Kind, name: String, permission: String) {
+        package init(kind: Kind, name: String, permission: String, base: RepositoryPermissionLevel? = nil) {
             self.kind = kind
             self.name = name
             self.permission = permission
+            self.base = base
+        }
+
+        /// The level the source grants: its role's, else its custom role's base, else none known.
+        package var level: RepositoryPermissionLevel? { RepositoryPermissionLevel(rawValue: permission) ?? base }
+
+        package static func == (left: Source, right: Source) -> Bool {
+            (left.kind, left.name, left.permission) == (right.kind, right.name, right.permission)
         }
     }
 

@@ -124,22 +124,37 @@ struct AccessCommandTests {
         #expect(!run.out.contains("organization"))
     }
 
-    /// VIA names the strongest source first, GitHub's order kept between equals, and a role it does not rank (a
-    /// custom one) last.
+    /// VIA names the strongest source first, GitHub's order kept between equals; a custom role ranks at the level
+    /// GitHub says it grants (helper-346's R2: it went last, after `org: read`), and one of no known level last.
     @Test func viaNamesTheStrongestSourceFirst() {
         let sources: [AccessRecord.Source] = [
-            .init(kind: .organization, name: "octo-org", permission: "read"),
-            .init(kind: .team, name: "auditors", permission: "security-manager"),
+            .init(kind: .organization, name: "octo-org", permission: "read", base: .read),
+            .init(kind: .team, name: "auditors", permission: "security-manager", base: .write),
             .init(kind: .team, name: "core", permission: "write"),
+            .init(kind: .team, name: "legacy", permission: "custom"),
             .init(kind: .repository, name: "octo-org/api", permission: "admin"),
             .init(kind: .team, name: "web", permission: "write"),
             .init(kind: .team, name: "triagers", permission: "triage"),
         ]
         #expect(
             AccessCommand.via(sources)
-                == "repo: admin, team core: write, team web: write, team triagers: triage, org: read, "
-                + "team auditors: security-manager")
+                == "repo: admin, team auditors: security-manager, team core: write, team web: write, "
+                + "team triagers: triage, org: read, team legacy: custom")
         #expect(AccessCommand.via([]) == "")
+    }
+
+    /// GitHub gives a custom role's name with the level it grants: the table ranks it there.
+    @Test func aCustomRoleIsRankedAtTheLevelGitHubSaysItGrants() async {
+        let auditors = AccessBodies.Source("Team", "auditors", "WRITE", roleName: "security-manager")
+        let world = AccessWorld(
+            organization: "octo-org", members: Self.members,
+            collaborators: ["web": [AccessBodies.Collaborator("octocat", 3, "WRITE", [Self.org, auditors])]])
+        var harness = Self.harness(world)
+        harness.stdoutTTY = true
+        harness.width = 200
+        let run = await harness.run(["access", "octo-org", "--repo", "web"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.contains("  team auditors: security-manager, org: read"), "\(run.out)")
     }
 
     /// A table's widths come from its first repositories, not the first alone: the records arrive one repository

@@ -133,8 +133,8 @@ struct AccessCommand: GitHubCommand {
             two_factor is true or false where GitHub tells the token, null where it does not (an outside
             collaborator, or a token that may not see it). Records are sorted by repository, then login, case
             aside, so two runs compare line by line; the table shows REPOSITORY, LOGIN, PERMISSION, AFFILIATION,
-            VIA (the sources in words) and 2FA; in tsv and csv each column holds what the record holds under its
-            name, sources its JSON array.
+            VIA (the sources in words, strongest first: org: read is ORG's base permission) and 2FA; in tsv and
+            csv each column holds what the record holds under its name, sources its JSON array, in GitHub's order.
 
             It reads through GraphQL. The members come first (100 a page), then the repositories'
             collaborators, ten repositories' pages of 100 people in one request, up to --concurrency requests at
@@ -215,17 +215,18 @@ struct AccessCommand: GitHubCommand {
         }
     }
 
-    /// "repo: admin, team devs: write, org: read": the strongest first, so that a cut VIA still names what grants
-    /// the PERMISSION shown (a permission GitHub names otherwise, such as a custom role, goes last, in its order).
-    /// The organization is always ORG, so its name is left out: at 80 columns VIA said "organization g…" on every
-    /// row.
+    /// "repo: admin, team devs: write, org: read": the strongest first (a custom role at the level GitHub says it
+    /// grants), so that a cut VIA still names what grants the PERMISSION shown; equals, and sources of no known
+    /// level (after the rest), keep GitHub's order. The organization is always ORG, so its name is left out: at 80
+    /// columns VIA said "organization g…" on every row.
     static func via(_ sources: [AccessRecord.Source]) -> String {
-        // An unknown permission ranks below read; ties keep GitHub's order.
-        let rank = { (source: AccessRecord.Source) -> Int in
-            RepositoryPermissionLevel.allCases.firstIndex { $0.rawValue == source.permission } ?? -1
-        }
         let strongestFirst = sources.enumerated().sorted { left, right in
-            (rank(left.element), right.offset) > (rank(right.element), left.offset)
+            switch (left.element.level, right.element.level) {
+            case (let stronger?, let weaker?) where stronger != weaker: stronger > weaker
+            case (.some, nil): true
+            case (nil, .some): false
+            default: left.offset < right.offset
+            }
         }.map(\.element)
         return strongestFirst.map { source in
             switch source.kind {
