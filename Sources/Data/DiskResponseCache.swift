@@ -232,7 +232,14 @@ package final class DiskResponseCache: Sendable {
             return CacheSummary(
                 path: storeDirectory.path, entries: 0, bytes: 0, limitBytes: limitBytes, cannotStore: blocked)
         case .success(let descriptor?):
-            return summary(of: scan(descriptor, sweepingOrphans: false, fileSystemNow: fileSystemNow(descriptor)))
+            let held = summary(of: scan(descriptor, sweepingOrphans: false, fileSystemNow: fileSystemNow(descriptor)))
+            // A store made, then locked (immutable, a read-only mount): every run warns it cannot write there.
+            guard let code = FileInfo.writeProblem(in: descriptor) else { return held }
+            return CacheSummary(
+                path: held.path, entries: held.entries, bytes: held.bytes, limitBytes: held.limitBytes,
+                orphanedTemporaryFiles: held.orphanedTemporaryFiles,
+                cannotStore: "cannot write to \(TerminalSanitizer.quotedPath(storeDirectory.path)): "
+                    + FileInfo.reason(code))
         }
     }
 

@@ -124,27 +124,44 @@ package enum FileInfo {
         return failure
     }
 
-    /// `mkdir -p` with 0700 for the folders it makes, whatever the umask (under 0277 a parent made 0500 kept every
-    /// later run out of `~/.cache`, helper-334); existing ones are left exactly as they are. Returns the path that
-    /// could not be made and why, or nil.
-    /// Why `makeDirectories(path)` would fail, without making anything: the first missing folder on the way and
-    /// why its nearest existing one cannot take it (read-only, immutable, not searchable), or nil.
+    /// Why `makeDirectories(path)` and a folder in it would fail, leaving nothing made: the first missing folder
+    /// on the way and why, found by making and removing a folder in its nearest existing one (a read-only or
+    /// immutable folder, /proc, a link that leads nowhere), or nil. Asking `access(2)` instead said yes for root
+    /// where a run then could not (helper-346's R1).
     static func creationProblem(_ path: String) -> (String, Int32)? {
         var missing = path
         var info = stat()
         while stat(missing, &info) != 0 {
             guard errno == ENOENT else { return (missing, errno) }
+            // A link whose target is not there: a run's mkdir of it fails.
+            if lstat(missing, &info) == 0 { return (missing, ENOENT) }
             let parent = (missing as NSString).deletingLastPathComponent
             guard parent != missing, !parent.isEmpty else { return nil }
             if stat(parent, &info) == 0 {
                 guard Int(info.st_mode) & Int(S_IFMT) == Int(S_IFDIR) else { return (missing, ENOTDIR) }
-                return access(parent, W_OK | X_OK) == 0 ? nil : (missing, errno)
+                let probe = parent + "/.gh-users-probe-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+                guard mkdir(probe, 0o700) == 0 else { return (missing, errno) }
+                rmdir(probe)
+                return nil
             }
             missing = parent
         }
         return nil
     }
 
+    /// Why no file can be written in the open folder `directory`, found by writing and removing one, or nil.
+    static func writeProblem(in directory: Int32) -> Int32? {
+        let probe = ".gh-users-probe-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        guard let code = writeNew([], at: directory, name: probe) else {
+            unlinkat(directory, probe, 0)
+            return nil
+        }
+        return code
+    }
+
+    /// `mkdir -p` with 0700 for the folders it makes, whatever the umask (under 0277 a parent made 0500 kept every
+    /// later run out of `~/.cache`, helper-334); existing ones are left exactly as they are. Returns the path that
+    /// could not be made and why, or nil.
     static func makeDirectories(_ path: String) -> (String, Int32)? {
         var info = stat()
         if stat(path, &info) == 0 { return nil }

@@ -575,8 +575,26 @@ struct CacheFolderSafetyTests {
         cache.write(key: "b", response: response(), now: Date())
         #expect(log.entries.count == 1)
         #expect(log.entries.first?.message.hasPrefix("cannot create a folder in '/proc/self': ") == true)
-        // For `cache info`, a process of its own, nothing there is an empty cache, not a failure.
-        #expect(try self.cache(URL(fileURLWithPath: "/proc/self")).0.summary().entries == 0)
+        // For `cache info`, a process of its own, nothing there is an empty cache, not a failure; but one that
+        // cannot be made is said, as the run above warned (helper-346's R1: access(2) said root could).
+        let summary = try self.cache(URL(fileURLWithPath: "/proc/self")).0.summary()
+        #expect(summary.entries == 0)
+        #expect(summary.cannotStore?.hasPrefix("cannot create '/proc/self/gh-users-responses': ") == true)
+        // /proc itself, where access(2) says root may write.
+        let proc = try self.cache(URL(fileURLWithPath: "/proc")).0.summary()
+        #expect(proc.cannotStore?.hasPrefix("cannot create '/proc/gh-users-responses': ") == true)
+    }
+
+    /// A `--cache-dir` that is a link leading nowhere: every run warns, and so does `cache info` now.
+    @Test func aSummaryOfALinkLeadingNowhereSaysSo() throws {
+        let directory = temporaryDirectory()
+        try makeDirectory(directory, mode: 0o700)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let link = directory.appendingPathComponent("cache")
+        try FileManager.default.createSymbolicLink(
+            atPath: link.path, withDestinationPath: directory.appendingPathComponent("gone").path)
+        let summary = try cache(link).0.summary()
+        #expect(summary.cannotStore == "cannot create '\(link.path)': no such file or directory")
     }
 
     @Test(.enabled(if: geteuid() != 0, "root can write to a read-only folder"))
@@ -596,7 +614,7 @@ struct CacheFolderSafetyTests {
     /// `cache info` over a folder where no store can ever be made said an empty cache and nothing else, so the user
     /// never learned that every run goes without it (helper-340's E7). The summary now says why, naming the first
     /// folder that cannot be made; a folder that can take the store says nothing.
-    @Test(.enabled(if: UnwritableFolder.available, "needs /usr/bin/chattr to lock a folder against root"))
+    @Test(.enabled(if: UnwritableFolder.available, "needs a folder that can be locked against whoever runs this"))
     func aSummaryWhereNoStoreCanBeMadeSaysWhy() throws {
         let directory = temporaryDirectory()
         try makeDirectory(directory, mode: 0o700)
@@ -613,7 +631,27 @@ struct CacheFolderSafetyTests {
         #expect(deeper.cannotStore == "cannot create '\(directory.path)/a': \(reason)")
         let free = temporaryDirectory().appendingPathComponent("a/b")
         #expect(try cache(free).0.summary().cannotStore == nil)
-        #expect(!FileManager.default.fileExists(atPath: free.path))
+        let top = free.deletingLastPathComponent().deletingLastPathComponent()
+        #expect(!FileManager.default.fileExists(atPath: top.path))
+    }
+
+    /// A store made, then locked (immutable, a read-only mount): runs warn they cannot write there, and `cache info`
+    /// said nothing (helper-346's R1). It now says so, and leaves the store as it was.
+    @Test(.enabled(if: UnwritableFolder.available, "needs a folder that can be locked against whoever runs this"))
+    func aSummaryOfAStoreThatCannotBeWrittenSaysWhy() throws {
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (cache, _) = cache(directory)
+        cache.write(key: "a", response: response(), now: Date())
+        let store = directory.appendingPathComponent("gh-users-responses")
+        try #require(UnwritableFolder.lock(store))
+        defer { UnwritableFolder.unlock(store) }
+        let before = try FileManager.default.contentsOfDirectory(atPath: store.path).sorted()
+        let summary = try self.cache(directory).0.summary()
+        #expect(summary.entries == 1)
+        let reason = geteuid() == 0 ? "operation not permitted" : "permission denied"
+        #expect(summary.cannotStore == "cannot write to '\(store.path)': \(reason)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: store.path).sorted() == before)
     }
 
     @Test func orphanedTemporaryFilesAreCountedThenRemovedOnceOld() throws {

@@ -26,7 +26,7 @@ struct CacheCommand: LocalCommand, NestingCommand {
             gh-users keeps each GitHub answer with its ETag and revalidates it on the next run: an unchanged
             answer (HTTP 304) costs a token no rate limit; a search, which GitHub sends uncached, is asked
             again. cache info prints the cache's path, entries and size (with --json: path, entries, size_bytes,
-            limit_bytes and orphaned_temporary_files), and warns on stderr when no cache can be made there;
+            limit_bytes and orphaned_temporary_files), and warns when no cache can be made or written there;
             cache clear removes every entry and the temporary files of interrupted writes (stderr says how many;
             with --json, or --format ndjson, csv or tsv, stdout gets path, removed_entries and removed_bytes), and
             repairs a store of yours whose CACHEDIR.TAG is missing, damaged or of another gh-users version. The size is bounded by GH_USERS_CACHE_SIZE
@@ -130,7 +130,7 @@ extension CacheOptions {
             case .info:
                 let summary = try repository.summary()
                 if let blocked = summary.cannotStore {
-                    io.writeErr("gh-users: warning: \(blocked); every run goes without the cache\n")
+                    io.writeErr("gh-users: warning: \(blocked); runs that use this folder go without a cache\n")
                 }
                 do {
                     try io.writeOut(CacheRenderer.render(summary, context: context.command.render))
