@@ -242,6 +242,10 @@ struct RouterTests {
         ("emails octocat", "unexpected argument 'octocat': emails lists the token's own addresses"),
         ("blocks octocat", "unexpected argument 'octocat': blocks lists whom the token's account blocks"),
         ("rate-limit core", "unexpected argument 'core': rate-limit shows every resource; for one, gh-users rate-"),
+        // Only what the named command takes (helper-346's R3 and R7): --limit is 1 or more, --since fits Int64, and
+        // `show me` would be an account named "me".
+        ("list 0", "unexpected argument '0': list takes no number: --since 0 starts at the first account"),
+        ("rate-limit SCIM", "unexpected argument 'SCIM': rate-limit shows every resource; for one, gh-users rate"),
         ("list --limit", "option '--limit' needs a value"),
         // `-L5` reads as `-L 5`, as `-h` reads as help: written onto the option, either is a value.
         ("list --state -L5", "option '--state' needs a value (FILE), and '-L5' reads as an option"),
@@ -291,11 +295,21 @@ struct RouterTests {
 
     /// A word that is neither a login nor a number gets no guess, and a command with no guess to make says
     /// "unexpected argument" alone: no hint ever echoes text that could be anything.
-    @Test(arguments: ["list a/b", "list -- -1", "list a.b", "rate-limit now", "cache info extra"])
+    @Test(arguments: [
+        "list a/b", "list -- -1", "list a.b", "rate-limit now", "cache info extra", "list 9999999999999999999",
+        "list me", "blocks me",
+    ])
     func aStrayWordWithNoLikelyMeaningGetsNoHint(arguments: String) throws {
         let message = try #require(usageMessage(arguments), "expected a usage error for \(arguments)")
         let word = try #require(arguments.split(separator: " ").last)
         #expect(message == "unexpected argument '\(word)'", "got: \(message)")
+    }
+
+    /// `gh-users show me` would be an account named "me": `emails me` names no such command (helper-346's R7).
+    @Test func emailsOfMeSuggestsNoShow() {
+        #expect(
+            usageMessage("emails me")
+                == "unexpected argument 'me': emails lists the token's own addresses, as GitHub shows no one else's")
     }
 
     /// Of names as near, the one that begins as the typo does: `gist` was `list`, `blocked` `block`.

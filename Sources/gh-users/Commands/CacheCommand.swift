@@ -29,9 +29,9 @@ struct CacheCommand: LocalCommand, NestingCommand {
             limit_bytes and orphaned_temporary_files), and warns when no cache can be made or written there;
             cache clear removes every entry and the temporary files of interrupted writes (stderr says how many;
             with --json, or --format ndjson, csv or tsv, stdout gets path, removed_entries and removed_bytes), and
-            repairs a store of yours whose CACHEDIR.TAG is missing, damaged or of another gh-users version. The size is bounded by GH_USERS_CACHE_SIZE
-            (default 100MB); the entries GitHub least recently sent or confirmed go first (a read under
-            --offline asks nothing, so it does not count).
+            repairs a store of yours whose CACHEDIR.TAG is missing, damaged or of another gh-users version. The
+            size is bounded by GH_USERS_CACHE_SIZE (default 100MB); the entries GitHub least recently sent or
+            confirmed go first (a read under --offline asks nothing, so it does not count).
             """,
         arguments: [],
         options: [],

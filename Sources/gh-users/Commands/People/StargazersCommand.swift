@@ -72,10 +72,10 @@ extension StargazersCommand {
                 and when it starred (starred_at). Each record is GitHub's {"starred_at", "user"} object;
                 --fields takes its keys and paths (user.login), and login: the user's login. Since July 2026
                 GitHub lists a repository's stargazers only to its admins and collaborators: it needs a token
-                of one of them (with the repo scope for a private repository). When GitHub refuses (403 or 404, or an empty
-                list where the repository counts some), the repository is asked for: if it exists, the refusal
-                is exit status 4 and says why in one line; if not, exit status 3. For any public repository,
-                star-history gives the stars gained a day.
+                of one of them (with the repo scope for a private repository). When GitHub refuses (403 or 404,
+                or an empty list where the repository counts some), the repository is asked for: if it exists,
+                the refusal is exit status 4 and says why in one line; if not, exit status 3. For any public
+                repository, star-history gives the stars gained a day.
 
                 GitHub's REST list stops at 400 pages (40,000 stargazers): page 401 is refused, and its links
                 never point past page 400. So --all, or a --limit above 40,000 (or above 400 pages of a smaller
