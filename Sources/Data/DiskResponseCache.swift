@@ -74,7 +74,20 @@ package final class DiskResponseCache: Sendable {
     }
 
     static func key(url: String, tokenIdentity: String) -> String {
-        SHA256.hex(Array("GET \(url)\n\(tokenIdentity)".utf8))
+        SHA256.hex(Array("GET \(canonical(url))\n\(tokenIdentity)".utf8))
+    }
+
+    /// `url` with its query's parameters in order of name (those of one name as they came): a resumed crawl asks
+    /// `?since=135&per_page=100` where the run before followed a link to `?per_page=100&since=135`, the same page,
+    /// which was kept under another key: `--offline` missed it and a run online paid a 200 for a 304 (helper-343).
+    static func canonical(_ url: String) -> String {
+        guard let mark = url.firstIndex(of: "?") else { return url }
+        let parameters = url[url.index(after: mark)...].split(separator: "&", omittingEmptySubsequences: false)
+        let sorted = parameters.enumerated().sorted { left, right in
+            let (a, b) = (left.element.prefix { $0 != "=" }, right.element.prefix { $0 != "=" })
+            return a != b ? a < b : left.offset < right.offset
+        }
+        return url[...mark] + sorted.map(\.element).joined(separator: "&")
     }
 
     package func read(key: String) -> CachedResponse? {

@@ -280,6 +280,25 @@ struct CacheEndToEndTests {
         }
     }
 
+    /// A list read online follows GitHub's links (`?per_page=100&since=N`); a run that starts there itself asks
+    /// `?since=N&per_page=100`. Both are one page under one key now: before, `--offline` found the page not cached
+    /// and a run online paid a 200 for it (helper-343's find 5).
+    @Test func aPageReachedByALinkAnswersTheSamePageAskedDirectly() async throws {
+        try await withServer(users: 300) { server in
+            try await withDirectory { cache in
+                let all = try await list(server, cache: cache, ["--per-page", "100"])
+                #expect(all.status == 0, "\(all.stderr)")
+                let hundredth = try #require(all.stdout.split(separator: "\n").dropFirst(99).first)
+                let object = try JSONSerialization.jsonObject(with: Data(hundredth.utf8)) as? [String: Any]
+                let since = try #require(object?["id"] as? Int)
+                let offline = try await list(
+                    server, cache: cache, ["--per-page", "100", "--since", "\(since)", "--offline"])
+                #expect(offline.status == 0, "\(offline.stderr)")
+                #expect(offline.stdout.split(separator: "\n").count == 200)
+            }
+        }
+    }
+
     /// A cache folder where no store can be made: `cache info` still reports the empty cache (exit 0), and says on
     /// stderr that every run goes without it (helper-340's E7: it said nothing).
     @Test(.enabled(if: UnwritableFolder.available, "needs a folder that can be locked against whoever runs this"))
