@@ -259,6 +259,36 @@ struct CrawlStateFileSafetyTests {
         #expect(!FileManager.default.fileExists(atPath: folder("s.json.tmp")))
     }
 
+    /// `FILE.tmp` is where a replacement is written. One a killed run left (`{"version"…`, or less of it) is
+    /// removed; a file of the user's own at that name was removed too, without a word (helper-343's find 6): it is
+    /// now left as it is, and so is FILE.
+    @Test(arguments: [("", true), (#"{"ver"#, true), (#"{"version":1,"since":"#, true), ("precious\n", false)])
+    func aTemporaryFileIsRemovedOnlyWhereARunLeftIt(held: String, removed: Bool) throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let file = OwnedFile(path: folder("s.json"), kind: "state file", option: "--state", limitBytes: 1 << 16)
+        try file.replace(with: Array("old".utf8))
+        try Data(held.utf8).write(to: URL(fileURLWithPath: folder("s.json.tmp")))
+        if removed {
+            try file.replace(with: Array("new".utf8))
+            #expect(FileManager.default.contents(atPath: folder("s.json")) == Data("new".utf8))
+            #expect(!FileManager.default.fileExists(atPath: folder("s.json.tmp")))
+        } else {
+            #expect(throws: LocalFileError.self) { try file.replace(with: Array("new".utf8)) }
+            do {
+                try file.replace(with: Array("new".utf8))
+            } catch {
+                #expect(
+                    error.message
+                        == "cannot use the state file '\(folder("s.json"))': its temporary file "
+                        + "'\(folder("s.json.tmp"))' is another file, not a file gh-users left there. The state file "
+                        + "was left as it was: move that away and run again")
+            }
+            #expect(FileManager.default.contents(atPath: folder("s.json")) == Data("old".utf8))
+            #expect(FileManager.default.contents(atPath: folder("s.json.tmp")) == Data(held.utf8))
+        }
+    }
+
     /// A replacement that cannot be flushed to disk before its rename (EIO) is not put in place: a crash after the
     /// rename could leave an empty or partial file where the old one was whole (helper-327: dropping the flush went
     /// unseen). The old file stays byte for byte, and the temporary file goes.

@@ -115,7 +115,7 @@ struct CrawlStateTests {
         defer { scratch.remove() }
         // An older state readable by all, and a temporary file a kill left behind, readable by all too.
         try scratch.write("s", #"{"version":1,"since":3}"#, mode: 0o644)
-        try scratch.write("s.tmp", "half a sta", mode: 0o644)
+        try scratch.write("s.tmp", #"{"version":1,"si"#, mode: 0o644)
         let file = CrawlStateFile(path: scratch.path("s"))
         try file.replace(with: CrawlState(since: 42, outputBytes: 1000))
         #expect(try file.load() == CrawlState(since: 42, outputBytes: 1000))

@@ -219,13 +219,26 @@ struct OwnedFile: Sendable {
             throw SharedFolder.refusal(
                 of: "the temporary file \(TerminalSanitizer.quotedPath(temporaryPath)) of the \(kind) \(shown)", option)
         }
-        if let kind = FileDescriptorIO.nonRegularKind(info.st_mode) {
+        // Every file gh-users writes begins `{"version"`; a killed run's holds that or less of it. A file of the
+        // user's own at that name was removed without a word (helper-343's find 6); removing one name of a file
+        // that has others loses nothing.
+        var kind = FileDescriptorIO.nonRegularKind(info.st_mode)
+        if kind == nil, info.st_nlink <= 1, !Self.leftByARun(temporaryPath) { kind = "another file" }
+        if let kind {
             throw LocalFileError(
                 message: "cannot use the \(self.kind) \(shown): its temporary file "
                     + "\(TerminalSanitizer.quotedPath(temporaryPath)) is \(kind), not a file gh-users left there. "
-                    + "The \(self.kind) was left as it was: remove that and run again")
+                    + "The \(self.kind) was left as it was: move that away and run again")
         }
         return true
+    }
+
+    /// Whether the regular file at `path` holds what a killed run's replacement would: `{"version"` or less of it.
+    private static func leftByARun(_ path: String) -> Bool {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else { return true }
+        defer { close(descriptor) }
+        return Array(#"{"version""#.utf8).starts(with: FileDescriptorIO.read(descriptor, from: 0, upTo: 10) ?? [])
     }
 
     /// Takes the file's lock for as long as the returned value lives, or fails at once when another run holds it.
