@@ -27,11 +27,9 @@ struct OwnedFile: Sendable {
     let option: String
     /// How much a read takes at most: far more than any file of this kind, so `/dev/zero` cannot fill memory.
     let limitBytes: Int
-    /// A link on the way that another user made in a folder anyone may write to (`/tmp`, sticky, or one without
-    /// the bit): Linux's `protected_symlinks` follows none in a sticky one, since a link planted there could turn
-    /// a write into one of the runner's own files. gh-users resolves links itself and applies the same rule: such
-    /// a file is neither read, locked nor replaced. So is a folder of theirs on the way, and a file or lock file
-    /// they made there (`SharedFolder`).
+    /// A link on the way that another user made in a folder anyone may write to (`/tmp`): Linux's
+    /// `protected_symlinks` follows none in a sticky one, since it could turn a write into one of the runner's own
+    /// files; gh-users applies the same rule, to their folders and files there too (`SharedFolder`).
     let untrustedLink: String?
 
     init(path: String, kind: String, option: String, limitBytes: Int) {
@@ -128,13 +126,18 @@ struct OwnedFile: Sendable {
     /// rename would replace it all the same, and the baseline would be lost without a word. Checked as a
     /// replacement is prepared, so a finished crawl's state, never replaced, still reads; a `--changes` run asks
     /// it too once it knows the file is its list's, before its first request.
+    /// An immutable file (`chattr +i`) is refused so too, where its rename failed after the changes were said, and
+    /// every later run said them again (helper-343's find 8).
     func checkWritable() throws(LocalFileError) {
         var info = stat()
-        guard stat(target, &info) == 0, info.st_mode & S_IWUSR == 0 else { return }
+        guard stat(target, &info) == 0 else { return }
+        let immutable = access(target, W_OK) != 0 && errno == EPERM
+        guard info.st_mode & S_IWUSR == 0 || immutable else { return }
         let mode = "0" + String(info.st_mode & 0o7777, radix: 8)
         throw LocalFileError(
-            message: "the \(kind) \(shown) is read-only (mode \(mode)), and a run replaces it with what it finds. It "
-                + "was left as it is: make it writable (chmod u+w -- \(ShellWord.quote(path))) to go on from it, or "
+            message: "the \(kind) \(shown) is " + (immutable ? "immutable (chattr +i)" : "read-only (mode \(mode))")
+                + ", and a run replaces it with what it finds. It was left as it is: make it writable ("
+                + (immutable ? "chattr -i" : "chmod u+w") + " -- \(ShellWord.quote(path))) to go on from it, or "
                 + "give \(option) another file")
     }
 
@@ -242,10 +245,8 @@ struct OwnedFile: Sendable {
     }
 
     /// Takes the file's lock for as long as the returned value lives, or fails at once when another run holds it.
-    ///
-    /// A run that ends removes the lock file while it still holds the lock. Another run that opened the file
-    /// just before then gets a lock on a file that is no longer there, while a third could lock a new one: so a
-    /// lock counts only once the path still names the file locked, and otherwise the run tries again.
+    /// A run that ends removes the lock file while it holds the lock, so a lock counts only once the path still
+    /// names the file locked (else another run locked a file that is gone), and otherwise the run tries again.
     func lock() throws(LocalFileError) -> OwnedFileLock {
         try checkLinks()
         try checkRegular()

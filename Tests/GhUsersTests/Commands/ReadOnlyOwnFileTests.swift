@@ -94,6 +94,33 @@ struct ReadOnlyOwnFileTests {
         try Self.expectKept(file, text)
     }
 
+    /// An immutable snapshot (`chattr +i`, which root's writes cannot pass either) is refused before the first
+    /// request too: its rename failed after the changes were written, and every later run wrote them again
+    /// (helper-343's find 8).
+    @Test(.enabled(if: UnwritableFolder.available, "needs a file that can be locked against whoever runs this"))
+    func anImmutableSnapshotIsRefusedBeforeTheFirstRequest() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let file = folder("kept.json")
+        let text = SnapshotServerTests.followers(root: nil)
+        try SnapshotServerTests.write(text, to: file)
+        let url = URL(fileURLWithPath: file)
+        try #require(UnwritableFolder.lock(url))
+        defer { UnwritableFolder.unlock(url) }
+        let harness = CommandHarness.signedIn()
+        let run = await harness.run(["followers", "me", "--changes", file])
+        #expect(run.status == 1, "\(run.err)")
+        #expect(run.out.isEmpty, "\(run.out)")
+        let fix = geteuid() == 0 ? "chattr -i" : "chmod u+w"
+        let how = geteuid() == 0 ? "immutable (chattr +i)" : "read-only (mode 0500)"
+        #expect(
+            run.err
+                == "gh-users: the snapshot file '\(file)' is \(how), and a run replaces it with what it finds. It was "
+                + "left as it is: make it writable (\(fix) -- \(ShellWord.quote(file))) to go on from it, or give "
+                + "--changes another file\n", "\(run.err)")
+        #expect(harness.http.calls.isEmpty, "\(harness.http.calls)")
+    }
+
     /// Another list's snapshot is called that, read-only or not: making it writable would not let this run use it.
     @Test func anotherListsReadOnlySnapshotIsCalledAnotherListsFirst() async throws {
         let folder = try Folder()
