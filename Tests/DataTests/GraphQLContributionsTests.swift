@@ -123,6 +123,10 @@ struct GraphQLContributionsResponseTests {
         #expect(calendar.days.map(\.sentLevel) == ["SECOND_QUARTILE", "FOURTH_QUARTILE", "FIFTH_QUARTILE"])
         #expect(ContributionLevel.nearest(count: 0, among: []) == .none)
         #expect(ContributionLevel.nearest(count: 4, among: []) == .firstQuartile)
+        // A day without contributions is no measure for one with some (M8-10), and a tie goes to the higher (M8-11).
+        #expect(ContributionLevel.nearest(count: 1, among: [(0, .none), (3, .secondQuartile)]) == .secondQuartile)
+        #expect(
+            ContributionLevel.nearest(count: 2, among: [(1, .firstQuartile), (3, .secondQuartile)]) == .secondQuartile)
     }
 
     @Test func aSpentLimitABadTokenAndAnyOtherErrorFailAsREST() {

@@ -109,3 +109,14 @@ struct StarHistoryTests {
         #expect(weeks.map(\.total) == [19, 19])
     }
 }
+
+/// Paging that gives a week twice keeps the first copy (mutation round 8's M8-9: the later one's counts won).
+struct StarHistoryWeekTests {
+    @Test func aWeekGivenTwiceKeepsItsFirstCopy() throws {
+        let sunday: Int64 = 1_704_585_600  // 2024-01-07
+        let first = try #require(StarWeek(startSeconds: sunday, days: [1, 0, 0, 0, 0, 0, 2]))
+        let again = try #require(StarWeek(startSeconds: sunday, days: [5, 5, 5, 5, 5, 5, 5]))
+        let before = try #require(StarWeek(startSeconds: sunday - 7 * 86_400, days: [0, 0, 0, 0, 0, 0, 1]))
+        #expect(StarHistory(count: 10, weeks: [first, before, again]).weeks == [before, first])
+    }
+}

@@ -248,6 +248,13 @@ struct ContributionStreakTests {
         #expect(streaks == ContributionStreaks(longest: 2, current: 2))
     }
 
+    /// A span that ends before today ends its streak on its last day: one of no contributions is a streak of 0
+    /// (mutation round 8's M8-5: the last day was dropped as if it were today's, still under way).
+    @Test func aSpanEndingBeforeTodayWithNoneOnItsLastDayEndsItsStreak() {
+        let streaks = ContributionStreaks(days([1, 3, 5, 0], endingOn: "2026-11-30"), today: day("2026-12-10"))
+        #expect(streaks == ContributionStreaks(longest: 3, current: 0))
+    }
+
     @Test func aMissingDayBreaksARun() {
         var gapped = days([1, 1, 1], endingOn: "2026-03-10")
         gapped.remove(at: 1)
@@ -281,11 +288,24 @@ struct ContributionSpanTests {
         #expect(ContributionSpan.pieces(of: day("2026-01-01")...day("2026-01-01")).count == 1)
     }
 
+    /// An answer that lacks only the span's last day is not whole (M8-4: it was taken, and the day left out).
+    @Test func aCalendarWithoutItsLastDayIsNotWhole() {
+        let days = (0..<6).map { ContributionDay(date: day("2026-03-01").adding(days: $0), count: 1, level: .none) }
+        let calendar = ContributionCalendar(total: 6, days: days)
+        #expect(
+            calendar.problem(for: day("2026-03-01")...day("2026-03-07"))
+                == "the days from 2026-03-07 to 2026-03-07 are missing")
+        #expect(calendar.problem(for: day("2026-03-01")...day("2026-03-06")) == nil)
+    }
+
     @Test func calendarDaysReadOnlyRealDates() {
         #expect(CalendarDay("1970-01-01")?.ordinal == 0)
         #expect(CalendarDay("2026-01-04")?.weekday == 0)
         #expect(CalendarDay("2024-02-29")?.description == "2024-02-29")
-        for bad in ["2025-02-29", "2025-13-01", "2025-1-01", "2025-01-01T00:00:00Z", "", "０２０２-01-01"] {
+        // 2000 was a leap year, as every fourth century is (M8-12: without the 400 rule, --from 2000-02-29 was
+        // refused), and 1900 was not.
+        #expect(CalendarDay("2000-02-29")?.description == "2000-02-29")
+        for bad in ["2025-02-29", "1900-02-29", "2025-13-01", "2025-1-01", "2025-01-01T00:00:00Z", "", "０２０２-01-01"] {
             #expect(CalendarDay(bad) == nil, "\(bad)")
         }
     }

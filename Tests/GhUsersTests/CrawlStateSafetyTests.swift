@@ -157,6 +157,22 @@ struct StateCheckTests {
         #expect(problem(state, output: nil, done: true) == nil)
     }
 
+    /// The name an older gh-users gave this run's `--output` (`..` read as text) is taken only where it names no
+    /// file: where it names another one, that file is what the state counts, and cutting this run's output back to
+    /// its length would lose data (mutation round 8's M8-1).
+    @Test func anOlderNameOfTheOutputIsTakenOnlyWhereItNamesNoFile() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let (output, older) = (folder("o.tsv"), folder("older.tsv"))
+        let state = CrawlState(since: 5, outputBytes: 9, output: older, settings: tsv)
+        let check = { StateCheck(state: state, file: "s", output: output, formerly: older, settings: tsv, done: false) }
+        #expect(throws: Never.self) { try check().run() }
+        try Data("another file\n".utf8).write(to: URL(fileURLWithPath: older))
+        #expect { try check().run() } throws: { error in
+            ((error as? LocalFileError)?.message ?? "").contains("counts the bytes of '\(older)'")
+        }
+    }
+
     @Test(arguments: [
         (CrawlState(since: 0), true), (CrawlState(since: 8), false),
         (CrawlState(since: 8, outputBytes: 0, output: "/o"), true),

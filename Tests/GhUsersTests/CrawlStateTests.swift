@@ -269,8 +269,15 @@ struct OutputCutTests {
     @Test func thisCrawlsUnsavedPageIsCut() {
         let saved = "1\ta\n2\tb\n"
         #expect(problem(.tsv(8, since: 2), saved + "3\tc\n4\td\n") == nil)
-        // A kill mid-write leaves an unfinished last line.
+        // A kill mid-write leaves an unfinished last line, whatever it holds: a part of an id at or below the
+        // state's too (M8-2: only a line that happened to parse was tried).
         #expect(problem(.tsv(8, since: 2), saved + "3\tc\n4\t") == nil)
+        #expect(problem(.tsv(8, since: 2), saved + "3\tc\n1") == nil)
+        // A csv crawl whose --fields leave the id out still drops its header (M8-19).
+        let hundred = (0..<100).map { "x\($0)\r\n" }.joined()
+        #expect(problem(.cut(0, .csv, fields: ["login"]), "login\r\n" + hundred) == nil)
+        // tsv has no quoting: a `"` in a record joins no lines, so the records after it are still checked (M8-20).
+        #expect(problem(.tsv(8, since: 2), saved + "4\ta\"b\n3\tc\n")?.contains("order") == true)
         #expect(problem(.tsv(0, since: 0, until: 4), "3\tc\n4\td\n") == nil)
         #expect(problem(.cut(0, .csv), "id,login\r\n3,c\r\n4,\"d,\ne\"\r\n") == nil)
         #expect(problem(.cut(8, .ndjson, since: 2), saved + #"{"login":"c","id":3}"# + "\n") == nil)

@@ -37,6 +37,19 @@ struct GhHabitsTests {
                     + "--json)\n"), "\(run.err)")
     }
 
+    /// A login after `--json` is the command's argument, not a list of fields (mutation round 8's M8-8: one name
+    /// counted as a list refused `followers --json octocat`).
+    @Test func aLoginAfterJSONIsTheArgument() async {
+        #expect(!ArgumentScanner.isFieldList("octocat"))
+        #expect(ArgumentScanner.isFieldList("login,name"))
+        let harness = CommandHarness.signedIn()
+        harness.http.register(
+            RequestMatcher("GET /users/octocat/followers?per_page=30"), status: 200, headers: [], body: Data("[]".utf8))
+        let run = await harness.run(["followers", "--json", "octocat"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == "[]\n")
+    }
+
     /// gh's `-R, --repo OWNER/REPO`. Before: "unknown option '-R'", with no way on.
     @Test(arguments: [
         (

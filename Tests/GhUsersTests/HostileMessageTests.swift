@@ -7,7 +7,8 @@ import Testing
 struct DurationTextTests {
     @Test(arguments: [
         (Double.nan, "0s"), (-5, "0s"), (0.2, "1s"), (59, "59s"), (754, "12m 34s"), (7_300, "2h 1m"),
-        (999_999, "11d 13h"), (1e19, "more than 100 years"), (Double.infinity, "more than 100 years"),
+        (999_999, "11d 13h"), (93_600, "1d 2h"), (86_400, "1d 0h"),
+        (1e19, "more than 100 years"), (Double.infinity, "more than 100 years"),
         (1e308, "more than 100 years"), (Double(100 * 366 * 86_400), "36600d 0h"),
     ])
     func describesAnyNumberWithoutTrapping(seconds: Double, text: String) {

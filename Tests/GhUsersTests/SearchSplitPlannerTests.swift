@@ -214,6 +214,25 @@ struct SearchSplitPlannerTests {
         #expect(asked.count < 40, "\(asked.count)")
     }
 
+    /// An incomplete 0 is halved exactly `incompleteZeroCuts` times in a row, and an incomplete count above 0
+    /// starts the row again (mutation round 8's M8-7 and M8-6: one more cut went unseen, and so did a row that went
+    /// on counting past a count, which paged a range that timed out as empty too soon).
+    @Test(arguments: [
+        ([0, 0, 0, 0, 0], 4),
+        ([0, 0, 5, 0, 0, 0, 0, 0], 7),
+    ])
+    func incompleteZerosAreHalvedAFixedNumberOfTimesInARow(counts: [Int], splits: Int) {
+        #expect(SearchSplitPlanner.incompleteZeroCuts == 4)
+        var planner = SearchSplitPlanner(range: CreatedRange(newYear2015, newYear2015 + 400 * day - 1))
+        var verdicts: [SearchSplitPlanner.Verdict] = []
+        // The first half of each split is asked next: the counts given are those of one row of halves.
+        for count in counts {
+            guard planner.next() != nil else { break }
+            verdicts.append(planner.counted(count, exact: false))
+        }
+        #expect(verdicts == Array(repeating: .split, count: splits) + [.page])
+    }
+
     // MARK: Counts GitHub should never send
 
     @Test func aNegativeCountIsNotACountEvenAfterTheLargestOne() {

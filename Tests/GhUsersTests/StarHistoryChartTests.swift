@@ -98,5 +98,6 @@ struct StarHistoryChartTests {
         #expect(Counted.grouped(0) == "0")
         #expect(Counted.grouped(999) == "999")
         #expect(Counted.grouped(1_234_567) == "1,234,567")
+        #expect(Counted.grouped(-1_234) == "-1,234")
     }
 }
