@@ -305,6 +305,30 @@ struct CrawlStateFileSafetyTests {
         }
     }
 
+    /// A write cut part-way counts its whole records where stdout is a file (`>>`), which holds them; never where
+    /// it is a pipe, whose reader may not have taken them: a rerun would skip what `| head` never printed (mutation
+    /// round 8's M8-3).
+    @Test func aPartPageCountsOnlyWhereStdoutIsAFile() throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        defer {
+            for end in ends { close(end) }
+        }
+        let tally = try #require(PipeTally<Int64>.of(FileDescriptorSink(descriptor: ends[1])))
+        let state = CrawlStateFile(path: folder("s"))
+        let checkpoint = { (pipe: PipeTally<Int64>?) in
+            CrawlCheckpoint(
+                stateFile: state, lock: nil, output: nil, outputPath: nil, settings: CrawlOutputSettings(format: .tsv),
+                apiURL: "https://api.github.com", pipe: pipe, stdout: nil)
+        }
+        #expect(!checkpoint(tally).partPageWritten(lastID: 5))
+        #expect(try state.load() == nil)
+        #expect(checkpoint(nil).partPageWritten(lastID: 5))
+        #expect(try state.load()?.since == 5)
+    }
+
     /// A replacement that cannot be flushed to disk before its rename (EIO) is not put in place: a crash after the
     /// rename could leave an empty or partial file where the old one was whole (helper-327: dropping the flush went
     /// unseen). The old file stays byte for byte, and the temporary file goes.
