@@ -122,14 +122,22 @@ package struct IOStreams: Sendable {
     package static func system(environment: [String: String]) -> IOStreams {
         let dumb = environment["TERM"] == "dumb"
         let outTerminal = isatty(STDOUT_FILENO) == 1
-        let outTTY = outTerminal && !dumb
+        // gh's GH_FORCE_TTY: stdout is taken for a terminal however it is redirected, but for a value gh reads as
+        // false.
+        let forced = environment["GH_FORCE_TTY"].flatMap {
+            ["", "0", "false", "no"].contains($0.lowercased()) ? nil : $0
+        }
+        let outTTY = (outTerminal || forced != nil) && !dumb
         let errTTY = isatty(STDERR_FILENO) == 1 && !dumb
+        let width = TerminalSize.columns(environment: environment)
         var io = IOStreams(
             out: FileDescriptorSink(descriptor: STDOUT_FILENO),
             err: FileDescriptorSink(descriptor: STDERR_FILENO),
             stdoutIsTTY: outTTY,
             stderrIsTTY: errTTY,
-            terminalWidth: TerminalSize.columns(environment: environment),
+            terminalWidth: forced.flatMap {
+                TerminalSize.forced($0, terminal: TerminalSize.columns(of: STDERR_FILENO) ?? width)
+            } ?? width,
             colorPolicy: ColorPolicy(environment: environment)
         )
         io.stderrWidth = TerminalSize.columns(of: STDERR_FILENO) ?? io.terminalWidth
@@ -234,6 +242,16 @@ package enum TerminalSize {
             return min(columns, widest)
         }
         return 80
+    }
+
+    /// The width a `GH_FORCE_TTY` value asks for, as gh reads it: a number is columns, a percentage a share of the
+    /// `terminal`'s; nil for any other value, which forces a terminal of the usual width.
+    package static func forced(_ value: String, terminal: Int) -> Int? {
+        if value.hasSuffix("%"), let percent = Int(value.dropLast()), percent > 0 {
+            return min(max(1, terminal * min(percent, 100) / 100), widest)
+        }
+        guard let columns = Int(value), columns > 0 else { return nil }
+        return min(columns, widest)
     }
 
     /// The columns of the terminal `descriptor` is, or nil when it is none or reports none.

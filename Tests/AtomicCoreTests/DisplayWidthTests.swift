@@ -129,6 +129,17 @@ struct TerminalSanitizerTests {
     }
 }
 
+/// gh's `GH_FORCE_TTY`: a number is the width, a percentage a share of the terminal's, anything else no width.
+struct ForcedTerminalTests {
+    @Test(arguments: [
+        ("100", 80, 100), ("1", 80, 1), ("50%", 200, 100), ("100%", 90, 90), ("250%", 90, 90), ("1%", 50, 1),
+        ("70000", 80, 65_535), ("true", 80, nil), ("-5", 80, nil), ("0%", 80, nil), ("%", 80, nil),
+    ])
+    func aValueNamesAWidthOrNone(value: String, terminal: Int, width: Int?) {
+        #expect(TerminalSize.forced(value, terminal: terminal) == width)
+    }
+}
+
 struct ColorTests {
     @Test func environmentPolicy() {
         #expect(ColorPolicy(environment: [:]) == .auto)

@@ -370,3 +370,28 @@ struct OutputEndToEndTests {
         }
     }
 }
+
+/// gh's `GH_FORCE_TTY`, which gh-users did not read (helper-340's E11): stdout redirected to a file gets the
+/// terminal's table, at the width a number gives; a value gh reads as false, or TERM=dumb, leaves it as it was.
+struct ForcedTerminalEndToEndTests {
+    @Test(arguments: [("100", true), ("yes", true), ("0", false), ("false", false), ("", false)])
+    func forcedTerminalWritesATableToAFile(value: String, table: Bool) async throws {
+        try await withStandIn(users: 20) { server in
+            let run = try await BinaryRunner.run(
+                ["list", "--limit", "3", "--api-url", server.baseURL, "--no-cache"],
+                environment: ["GH_FORCE_TTY": value, "NO_COLOR": "1"])
+            #expect(run.status == 0, "\(run.stderr)")
+            #expect(run.stdout.hasPrefix("ID  LOGIN") == table, "\(run.stdout)")
+            #expect(run.stdout.hasPrefix("1\toctocat\t") == !table, "\(run.stdout)")
+        }
+    }
+
+    @Test func termDumbStillCountsAsNoTerminal() async throws {
+        try await withStandIn(users: 20) { server in
+            let run = try await BinaryRunner.run(
+                ["list", "--limit", "3", "--api-url", server.baseURL, "--no-cache"],
+                environment: ["GH_FORCE_TTY": "100", "TERM": "dumb"])
+            #expect(run.stdout.hasPrefix("1\toctocat\t"), "\(run.stdout)")
+        }
+    }
+}
