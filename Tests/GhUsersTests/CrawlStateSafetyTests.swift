@@ -278,7 +278,10 @@ struct CrawlStateFileSafetyTests {
     /// `FILE.tmp` is where a replacement is written. One a killed run left (`{"version"…`, or less of it) is
     /// removed; a file of the user's own at that name was removed too, without a word (helper-343's find 6): it is
     /// now left as it is, and so is FILE.
-    @Test(arguments: [("", true), (#"{"ver"#, true), (#"{"version":1,"since":"#, true), ("precious\n", false)])
+    @Test(arguments: [
+        ("", true), (#"{"ver"#, true), (#"{"version":1,"since":"#, true), ("https://api.github.com:443\n", true),
+        ("precious\n", false),
+    ])
     func aTemporaryFileIsRemovedOnlyWhereARunLeftIt(held: String, removed: Bool) throws {
         let folder = try Folder()
         defer { folder.remove() }

@@ -125,9 +125,7 @@ struct OwnedFile: Sendable {
     /// A file of this kind whose owner may not write to it (`chmod a-w`, kept as a baseline) is not replaced: a
     /// rename would replace it all the same, and the baseline would be lost without a word. Checked as a
     /// replacement is prepared, so a finished crawl's state, never replaced, still reads; a `--changes` run asks
-    /// it too once it knows the file is its list's, before its first request.
-    /// An immutable file (`chattr +i`) is refused so too, where its rename failed after the changes were said, and
-    /// every later run said them again (helper-343's find 8).
+    /// before its first request. So is an immutable one (`chattr +i`), whose rename failed after the changes went out.
     func checkWritable() throws(LocalFileError) {
         var info = stat()
         guard stat(target, &info) == 0 else { return }
@@ -236,12 +234,14 @@ struct OwnedFile: Sendable {
         return true
     }
 
-    /// Whether the regular file at `path` holds what a killed run's replacement would: `{"version"` or less of it.
+    /// Whether the regular file at `path` begins as a killed run's replacement would (`{"version"`, or the HTTP/1.1
+    /// origins' `https://`, whose leftover stopped every later update: helper-347's Q6), or with less of that.
     private static func leftByARun(_ path: String) -> Bool {
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
         guard descriptor >= 0 else { return true }
-        defer { close(descriptor) }
-        return Array(#"{"version""#.utf8).starts(with: FileDescriptorIO.read(descriptor, from: 0, upTo: 10) ?? [])
+        let start = FileDescriptorIO.read(descriptor, from: 0, upTo: 10) ?? []
+        close(descriptor)
+        return [#"{"version""#, "https://"].contains { Array($0.utf8).starts(with: start.prefix($0.utf8.count)) }
     }
 
     /// Takes the file's lock for as long as the returned value lives, or fails at once when another run holds it.
