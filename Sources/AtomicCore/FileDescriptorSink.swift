@@ -13,7 +13,7 @@ import Foundation
 /// Only EPIPE (the reader left) is `OutputClosedError`; any other failure (a full disk, a file too large, an I/O
 /// error) is `OutputWriteError`, because what was written is then cut short and the command must fail.
 package struct FileDescriptorSink: OutputSink {
-    let descriptor: Int32
+    package let descriptor: Int32
 
     package init(descriptor: Int32) {
         self.descriptor = descriptor

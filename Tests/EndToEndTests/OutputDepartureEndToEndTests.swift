@@ -57,6 +57,19 @@ struct OutputDepartureEndToEndTests {
         }
     }
 
+    /// `list --state S >> FILE`, the cron form, records no length of FILE: replaced mid-run (`sed -i`), it had every
+    /// later page go to the old file and the run end 0 (helper-347's Q1). It stops now, with no cut advice.
+    @Test func aCrawlAppendedToAReplacedFileStops() async throws {
+        try await withServer(latency: 5) { server in
+            let crawl =
+                "\"$GH_USERS\" list --all --per-page 10 --state s --format ndjson --api-url \"$API\" --no-cache >> o.ndjson"
+            let replaced = try await shell(crawl, change: "sed -i 's/x/x/' o.ndjson", file: "o.ndjson", server)
+            #expect(replaced.stdout == "status=1\n", "\(replaced.stderr)")
+            #expect(replaced.stderr.contains("o.ndjson' was replaced by another file while this run wrote it"))
+            #expect(!replaced.stderr.contains("truncate"), "\(replaced.stderr)")
+        }
+    }
+
     @Test func anAccessMapWhoseFileIsReplacedStopsUnfinished() async throws {
         try await withServer(accessBench: true) { server in
             let map = "\"$GH_USERS\" access bench-org --state s --api-url \"$API\" --no-cache >> a.tsv"

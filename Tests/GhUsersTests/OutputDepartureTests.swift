@@ -30,7 +30,7 @@ struct OutputDepartureTests {
         try file.checkStillNamed()
     }
 
-    @Test(arguments: ["removed", "moved", "replaced", "cut"])
+    @Test(arguments: ["removed", "moved", "replaced", "cut", "appended"])
     func anOutputThatLeftItsPathStopsTheCrawl(how: String) throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let (file, path) = try opened()
@@ -41,11 +41,18 @@ struct OutputDepartureTests {
             // As `sed -i` does: a new file renamed over the path.
             try Data("1\toctocat\n".utf8).write(to: URL(fileURLWithPath: path + ".new"))
             _ = rename(path + ".new", path)
+        case "appended":
+            // Another program's bytes among the run's: the state's length would no longer end its records (Q3).
+            let other = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            try other.seekToEnd()
+            try other.write(contentsOf: Data("extra line\n".utf8))
+            try other.close()
         default: _ = truncate(path, 0)
         }
         let departure = [
             "removed": "was removed or moved away", "moved": "was removed or moved away",
             "replaced": "was replaced by another file", "cut": "was cut to 0 bytes from 24",
+            "appended": "had 11 bytes written to it by another program",
         ]
         #expect(
             throws: OutputWriteError.self,

@@ -106,13 +106,19 @@ enum FileDescriptorIO {
     /// How `path` stopped naming the regular file open on `descriptor` while a run appends to it, if it did:
     /// removed or moved away, replaced (`sed -i`, a log rotation) or cut below `length` (`: > FILE`). What the run
     /// writes on then goes where no state can find it (helper-343).
-    static func departure(of path: String, from descriptor: Int32, length: Int64?) -> String? {
+    /// With `exact`, the run is the file's only writer: one that grew past `length` had another writer's bytes put
+    /// among the run's, which a state's length no longer ends (helper-347's Q3), and one cut and written over
+    /// past it no longer holds the run's (Q2).
+    static func departure(of path: String, from descriptor: Int32, length: Int64?, exact: Bool = false) -> String? {
         var held = stat()
         var named = stat()
         guard fstat(descriptor, &held) == 0, held.st_mode & S_IFMT == S_IFREG else { return nil }
         guard stat(path, &named) == 0 else { return "was removed or moved away" }
         guard held.st_dev == named.st_dev, held.st_ino == named.st_ino else { return "was replaced by another file" }
         if let length, Int64(held.st_size) < length { return "was cut to \(held.st_size) bytes from \(length)" }
+        if exact, let length, Int64(held.st_size) > length {
+            return "had \(Int64(held.st_size) - length) bytes written to it by another program"
+        }
         return nil
     }
 

@@ -214,7 +214,7 @@ struct ListStream<Item: ListedItem> {
                     : "The output is no whole JSON document: its array was left open after its last record.\n"
         }
         // The page went out whole and its state could not be saved: the rerun goes on from the state before it.
-        if failure.written == nil, let file = resume?.appendedFile, let bytes = ends.last,
+        if failure.written == nil, failure.resumable, let file = resume?.appendedFile, let bytes = ends.last,
             let line = Self.uncounted(bytes, of: file)
         {
             message += line

@@ -18,6 +18,18 @@ struct CrawlCheckpoint: PageCheckpoint {
     /// stdout, when the crawl writes there (`>> FILE`, a pipe, a terminal): put on disk before the state, as
     /// `output` is, where it is a file.
     let stdout: (any OutputSink)?
+    /// The path of the regular file stdout appends to, which must go on naming it (`>> FILE` replaced mid-run
+    /// had every later page go where no one looks, and the run end 0: helper-347's Q1).
+    let stdoutFile: String?
+
+    init(
+        stateFile: CrawlStateFile, lock: OwnedFileLock?, output: CrawlOutputFile?, outputPath: String?,
+        settings: CrawlOutputSettings, apiURL: String, pipe: PipeTally<Int64>?, stdout: (any OutputSink)?
+    ) {
+        (self.stateFile, self.lock, self.output, self.outputPath) = (stateFile, lock, output, outputPath)
+        (self.settings, self.apiURL, self.pipe, self.stdout) = (settings, apiURL, pipe, stdout)
+        stdoutFile = (stdout as? FileDescriptorSink).flatMap { FileDescriptorIO.regularFilePath(of: $0.descriptor) }
+    }
 
     func pageWritten(lastID: Int64) throws(OutputWriteError) {
         guard let pipe else { return try record(lastID) }
@@ -37,6 +49,11 @@ struct CrawlCheckpoint: PageCheckpoint {
     private func record(_ lastID: Int64) throws(OutputWriteError) {
         try stdout?.flushToDisk()
         try output?.checkStillNamed()
+        if let stdoutFile, let sink = stdout as? FileDescriptorSink,
+            let departure = FileDescriptorIO.departure(of: stdoutFile, from: sink.descriptor, length: nil)
+        {
+            throw CrawlOutputFile.departed(TerminalSanitizer.quotedPath(stdoutFile), departure, stopped: "crawl")
+        }
         do throws(LocalFileError) {
             // The data is on disk before the state that counts it, so a state never outlives its page.
             try output?.sync()

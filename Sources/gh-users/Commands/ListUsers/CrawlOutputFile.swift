@@ -210,7 +210,8 @@ final class CrawlOutputFile: OutputSink, @unchecked Sendable {
     /// output was removed, moved or replaced while it ran ended 0, the records after that in a file no state names
     /// (helper-343's find 2).
     func checkStillNamed() throws(OutputWriteError) {
-        if let departure = FileDescriptorIO.departure(of: target, from: descriptor, length: currentLength) {
+        if let departure = FileDescriptorIO.departure(of: target, from: descriptor, length: currentLength, exact: true)
+        {
             throw Self.departed(TerminalSanitizer.quotedPath(path), departure, stopped: "crawl")
         }
     }
