@@ -70,6 +70,18 @@ struct OutputDepartureEndToEndTests {
         }
     }
 
+    /// A file cut and written again in place (`cat other > FILE`, the same inode) stops the map too, with no advice
+    /// to keep the bytes past the state's length, which are no longer the map's (helper-347's Q2).
+    @Test func anAccessMapWhoseFileIsWrittenOverStops() async throws {
+        try await withServer(accessBench: true) { server in
+            let map = "\"$GH_USERS\" access bench-org --state s --api-url \"$API\" --no-cache >> a.tsv"
+            let over = try await shell(map, change: "printf 'not the map\\n' > a.tsv", file: "a.tsv", server)
+            #expect(over.stdout == "status=1\n", "\(over.stderr)")
+            #expect(over.stderr.contains("a.tsv' was "), "\(over.stderr)")
+            #expect(!over.stderr.contains("the rerun keeps"), "\(over.stderr)")
+        }
+    }
+
     @Test func anAccessMapWhoseFileIsReplacedStopsUnfinished() async throws {
         try await withServer(accessBench: true) { server in
             let map = "\"$GH_USERS\" access bench-org --state s --api-url \"$API\" --no-cache >> a.tsv"

@@ -6,6 +6,8 @@ struct LocalFileError: Error, Equatable, CustomStringConvertible {
     let message: String
     /// A signal stopped the reading (`interrupted`): the run says so as any interrupted run does, not this.
     private(set) var isInterruption = false
+    /// False when the message says the way on itself, and a rerun of the same command is not it (`departed`).
+    var resumable = true
     var description: String { message }
 
     /// A file whose reading a signal stopped: left as it is, the run ending as interrupted runs end.

@@ -202,13 +202,24 @@ struct AccessLeftover {
     /// As `stdoutNow()`, once `path`, the file the state names, is found to be stdout's still, at the `recorded`
     /// bytes or more: a file replaced while the map was written (`sed -i`, `mv`) had every later record go where
     /// no state finds it, and the state then said the map was whole (helper-343's find 1).
-    static func stdoutNow(at path: String, recorded: Int64?) throws(LocalFileError) -> (
+    /// A file cut and written over past that length (`cat other > FILE`) no longer holds the bytes the state's
+    /// `output_tail` fingerprints, and stops the map too (helper-347's Q2).
+    static func stdoutNow(at path: String, after state: AccessState) throws(LocalFileError) -> (
         bytes: Int64?, tail: String?, inode: String?
     ) {
-        if let departure = FileDescriptorIO.departure(of: path, from: STDOUT_FILENO, length: recorded) {
-            throw LocalFileError(
+        let recorded = state.outputBytes
+        var departure = FileDescriptorIO.departure(of: path, from: STDOUT_FILENO, length: recorded)
+        if departure == nil, let recorded, let tail = state.outputTail, let now = fingerprint(reader, before: recorded),
+            now != tail
+        {
+            departure = "was written over before the \(recorded) bytes the state counts"
+        }
+        if let departure {
+            var error = LocalFileError(
                 message: CrawlOutputFile.departed(TerminalSanitizer.quotedPath(path), departure, stopped: "map").message
             )
+            error.resumable = false
+            throw error
         }
         return stdoutNow()
     }

@@ -79,7 +79,9 @@ struct AccessOutput: AccessRecordSink {
                     try state?.written(place.repository, records: place.records, read: place.read)
                 }
             } catch {
-                throw OutputWriteError(message: error.message)
+                var failure = OutputWriteError(message: error.message)
+                failure.resumable = error.resumable
+                throw failure
             }
         } catch {
             writeFailure = error
@@ -234,11 +236,9 @@ struct AccessOutput: AccessRecordSink {
                 return Task.isCancelled ? context.interrupted() : .setupFailed
             }
             let outcome = CommandOutcome.writeFailed(writeFailure, io: context.io)
-            // A file that left its path has its own way on, said already: no cut of the file there now.
-            let departed = context.stdoutFile.flatMap {
-                FileDescriptorIO.departure(of: $0, from: STDOUT_FILENO, length: nil)
-            }
-            if let state, outcome != .outputClosed, departed == nil {
+            // A file that left its path, or was written over, has its own way on, said already: no cut advice.
+            let departed = (writeFailure as? OutputWriteError)?.resumable == false
+            if let state, outcome != .outputClosed, !departed {
                 context.io.writeErr(
                     Self.cutAdvice(
                         state.state, shown: state.file.shown,

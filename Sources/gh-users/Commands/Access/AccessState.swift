@@ -320,7 +320,7 @@ struct AccessStateFile {
         next.after = repository
         // stdout appends to the file the state names (`open` names none for a pipe): its length now.
         if let output = next.output, held.isEmpty {
-            let now = try AccessLeftover.stdoutNow(at: output, recorded: next.outputBytes)
+            let now = try AccessLeftover.stdoutNow(at: output, after: next)
             (next.outputBytes, next.outputTail, next.outputInode) = (now.bytes, now.tail, now.inode)
         }
         // A count stops at the bound, which only a state edited up to it reaches: past it, the next run would
