@@ -26,7 +26,8 @@ package struct IOStreams: Sendable {
     package var stderrWidth: Int
     /// Colour as the environment asks for it, before any `--color` flag.
     package let colorPolicy: ColorPolicy
-    /// How many colours the terminal draws (`TERM`, `COLORTERM`); tests and pipes take 256.
+    /// How many colours the terminal draws (`TERM`, `COLORTERM`, read by `system` for stdout wherever it goes);
+    /// tests take 256.
     package var colorDepth = ColorDepth.extended
     /// What stderr's status line shows now, shared by every copy of these streams (`noteOnStatusLine`).
     private let statusLine = StatusLineShown()
@@ -130,17 +131,18 @@ package struct IOStreams: Sendable {
         let outTTY = (outTerminal || forced != nil) && !dumb
         let errTTY = isatty(STDERR_FILENO) == 1 && !dumb
         let width = TerminalSize.columns(environment: environment)
+        let errColumns = TerminalSize.columns(of: STDERR_FILENO)
         var io = IOStreams(
             out: FileDescriptorSink(descriptor: STDOUT_FILENO),
             err: FileDescriptorSink(descriptor: STDERR_FILENO),
             stdoutIsTTY: outTTY,
             stderrIsTTY: errTTY,
             terminalWidth: forced.flatMap {
-                TerminalSize.forced($0, terminal: TerminalSize.columns(of: STDERR_FILENO) ?? width)
+                TerminalSize.forced($0, terminal: errColumns ?? width)
             } ?? width,
             colorPolicy: ColorPolicy(environment: environment)
         )
-        io.stderrWidth = TerminalSize.columns(of: STDERR_FILENO) ?? io.terminalWidth
+        io.stderrWidth = errColumns ?? io.terminalWidth
         io.colorDepth = ColorDepth(environment: environment)
         io.stdoutIsTerminal = outTerminal
         var info = stat()

@@ -200,7 +200,7 @@ package final class DiskResponseCache: Sendable {
         }
         guard let name = DiskResponseCache.entryName(key), let store = usableStore(create: true) else { return }
         let temporary =
-            DiskResponseCache.temporaryPrefix + "\(key)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            DiskResponseCache.temporaryPrefix + "\(key)-" + FileInfo.uniqueSuffix
         if let code = FileInfo.writeNew(bytes, at: store, name: temporary) {
             warnAboutWriting(code)
             return

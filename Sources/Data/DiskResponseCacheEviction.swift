@@ -59,7 +59,7 @@ extension DiskResponseCache {
     /// where none can be made (a store that is not writable), and this clock is the only one. `cache clear` and
     /// `cache info` judge other runs' writes by it as a write does (helper-322).
     func fileSystemNow(_ store: Int32) -> Date? {
-        let probe = DiskResponseCache.temporaryPrefix + "clock-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let probe = DiskResponseCache.temporaryPrefix + "clock-" + FileInfo.uniqueSuffix
         guard FileInfo.writeNew([], at: store, name: probe) == nil else { return nil }
         defer { unlinkat(store, probe, 0) }
         var info = stat()

@@ -85,7 +85,7 @@ extension DiskResponseCache {
             return .failure(
                 StoreProblem("cannot create \(TerminalSanitizer.quotedPath(path)): \(FileInfo.reason(code))"))
         }
-        let suffix = "\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let suffix = FileInfo.uniqueSuffix
         let temporary = directory.appendingPathComponent(
             ".\(DiskResponseCache.storeName)\(DiskResponseCache.temporaryPrefix)\(suffix)"
         ).path
@@ -176,7 +176,7 @@ extension DiskResponseCache {
         {
             if unlinkat(descriptor, name, 0) == 0 { removed += 1 }
         }
-        let temporary = DiskResponseCache.temporaryPrefix + "marker-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let temporary = DiskResponseCache.temporaryPrefix + "marker-" + FileInfo.uniqueSuffix
         var failure = FileInfo.writeNew(Array(DiskResponseCache.marker.utf8), at: descriptor, name: temporary)
         if failure == nil, renameat(descriptor, temporary, descriptor, DiskResponseCache.markerName) != 0 {
             failure = errno

@@ -124,6 +124,9 @@ package enum FileInfo {
         return failure
     }
 
+    /// "PID-RANDOM": what makes a temporary or probe name this process's own, and unlike any other's.
+    static var uniqueSuffix: String { "\(getpid())-\(UInt32.random(in: 0...UInt32.max))" }
+
     /// Why `makeDirectories(path)` and a folder in it would fail, leaving nothing made: the first missing folder
     /// on the way and why, found by making and removing a folder in its nearest existing one (a read-only or
     /// immutable folder, /proc, a link that leads nowhere), or nil. Asking `access(2)` instead said yes for root
@@ -139,7 +142,7 @@ package enum FileInfo {
             guard parent != missing, !parent.isEmpty else { return nil }
             if stat(parent, &info) == 0 {
                 guard Int(info.st_mode) & Int(S_IFMT) == Int(S_IFDIR) else { return (missing, ENOTDIR) }
-                let probe = parent + "/.gh-users-probe-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+                let probe = parent + "/.gh-users-probe-" + uniqueSuffix
                 guard mkdir(probe, 0o700) == 0 else { return (missing, errno) }
                 rmdir(probe)
                 return nil
@@ -151,7 +154,7 @@ package enum FileInfo {
 
     /// Why no file can be written in the open folder `directory`, found by writing and removing one, or nil.
     static func writeProblem(in directory: Int32) -> Int32? {
-        let probe = ".gh-users-probe-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let probe = ".gh-users-probe-" + uniqueSuffix
         guard let code = writeNew([], at: directory, name: probe) else {
             unlinkat(directory, probe, 0)
             return nil

@@ -18,9 +18,9 @@ struct CrawlCheckpoint: PageCheckpoint {
     /// stdout, when the crawl writes there (`>> FILE`, a pipe, a terminal): put on disk before the state, as
     /// `output` is, where it is a file.
     let stdout: (any OutputSink)?
-    /// The path of the regular file stdout appends to, which must go on naming it (`>> FILE` replaced mid-run
-    /// had every later page go where no one looks, and the run end 0: helper-347's Q1).
-    let stdoutFile: String?
+    /// The regular file stdout appends to, by its path and descriptor: the path must go on naming it (`>> FILE`
+    /// replaced mid-run had every later page go where no one looks, and the run end 0: helper-347's Q1).
+    let stdoutFile: (path: String, descriptor: Int32)?
 
     init(
         stateFile: CrawlStateFile, lock: OwnedFileLock?, output: CrawlOutputFile?, outputPath: String?,
@@ -28,7 +28,9 @@ struct CrawlCheckpoint: PageCheckpoint {
     ) {
         (self.stateFile, self.lock, self.output, self.outputPath) = (stateFile, lock, output, outputPath)
         (self.settings, self.apiURL, self.pipe, self.stdout) = (settings, apiURL, pipe, stdout)
-        stdoutFile = (stdout as? FileDescriptorSink).flatMap { FileDescriptorIO.regularFilePath(of: $0.descriptor) }
+        stdoutFile = (stdout as? FileDescriptorSink).flatMap { sink in
+            FileDescriptorIO.regularFilePath(of: sink.descriptor).map { ($0, sink.descriptor) }
+        }
     }
 
     func pageWritten(lastID: Int64) throws(OutputWriteError) {
@@ -49,10 +51,10 @@ struct CrawlCheckpoint: PageCheckpoint {
     private func record(_ lastID: Int64) throws(OutputWriteError) {
         try stdout?.flushToDisk()
         try output?.checkStillNamed()
-        if let stdoutFile, let sink = stdout as? FileDescriptorSink,
-            let departure = FileDescriptorIO.departure(of: stdoutFile, from: sink.descriptor, length: nil)
+        if let (path, descriptor) = stdoutFile,
+            let departure = FileDescriptorIO.departure(of: path, from: descriptor, length: nil)
         {
-            throw CrawlOutputFile.departed(TerminalSanitizer.quotedPath(stdoutFile), departure, stopped: "crawl")
+            throw CrawlOutputFile.departed(TerminalSanitizer.quotedPath(path), departure, stopped: "crawl")
         }
         do throws(LocalFileError) {
             // The data is on disk before the state that counts it, so a state never outlives its page.
