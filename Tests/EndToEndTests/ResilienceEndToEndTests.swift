@@ -68,7 +68,7 @@ struct ResilienceEndToEndTests {
             // It says it asked 4 times, as a failure with no answer does.
             #expect(
                 result.stderr.contains(
-                    #/^gh-users: GitHub answered HTTP 502: Bad Gateway, after 4 attempts over [0-9]+\.[0-9] s\nrequest id: /#
+                    #/^gh-users: GitHub answered HTTP 502: Bad Gateway, after 4 attempts over [0-9]+\.[0-9] s\nGitHub failed on its side: try again later \(https:\/\/www.githubstatus.com shows outages\).\nrequest id: /#
                 ), "\(result.stderr)")
             #expect(server.requests.count == 4)
             report("502 on every request (--retries 3)", result, requests: server.requests.count)

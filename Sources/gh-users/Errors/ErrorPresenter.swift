@@ -187,6 +187,8 @@ struct ErrorPresenter: Sendable {
                 text +=
                     "This gh-users is too old for GitHub's API (it asks for version "
                     + "\(HTTPClientConfiguration.supportedAPIVersion)): upgrade gh-users.\n"
+            } else if [500, 502, 503, 504].contains(status) {
+                text += "GitHub failed on its side: try again later (https://www.githubstatus.com shows outages).\n"
             }
             return Presentation(message: text, for: error)
         case .malformedResponse(let endpoint, let detail, _):
@@ -254,8 +256,7 @@ struct ErrorPresenter: Sendable {
     }
 
     /// GitHub no longer answers the API version this gh-users asks for: a 400 that names `X-GitHub-Api-Version`
-    /// (docs: "API versions": a version no longer supported is a 400 error). A 410 is no such answer: GitHub
-    /// says `Gone` of a resource that is gone or disabled, whatever the version.
+    /// (docs: "API versions"). A 410 is no such answer: GitHub says `Gone` of a resource gone or disabled.
     static func refusesAPIVersion(status: Int, message: String) -> Bool {
         status == 400 && message.lowercased().contains("x-github-api-version")
     }
@@ -275,10 +276,9 @@ struct ErrorPresenter: Sendable {
         RetrySchedule.primaryLimitWait(resetAt: resetAt, now: now, minute: .seconds(60)).inSeconds
     }
 
-    /// What would have waited: `--wait-on-rate-limit`, within a `--max-wait` long enough (which the flag's default
-    /// is for any reset within the hour); never the flag that was already given, nor a `--max-wait` past the
-    /// longest it may be (a Retry-After in the year 9999): then no wait allowed is long enough. `wait` is the
-    /// client's (`primaryWait`).
+    /// What would have waited (`wait` is the client's, `primaryWait`): `--wait-on-rate-limit`, within a long enough
+    /// `--max-wait` (the default is, for a reset within the hour); never a flag already given, nor a `--max-wait`
+    /// past the longest it may be (a Retry-After in the year 9999): then no wait allowed is long enough.
     private func waitHint(_ wait: Double, waiting: Bool) -> String? {
         let needed = wait.rounded(.up)
         let tooLong = !(needed <= CommonOptions.longestMaxWait)
@@ -306,10 +306,9 @@ struct ErrorPresenter: Sendable {
         return "Add --wait-on-rate-limit to wait for the reset and carry on."
     }
 
-    /// A secondary limit is waited out whatever the flags (its `Retry-After`, or GitHub's minute), up to
+    /// A secondary limit is waited out whatever the flags (`wait`: its `Retry-After`, or GitHub's minute), up to
     /// `--retries` times, and never for longer than `--max-wait`: the hint names whichever stopped it, never
     /// `--wait-on-rate-limit`, which waits for primary limits only.
-    /// `wait` is GitHub's: `Retry-After`, or its minute where it sent none.
     private func secondaryHint(_ wait: Double) -> String? {
         let needed = wait.rounded(.up)
         guard wait > maxWait else {

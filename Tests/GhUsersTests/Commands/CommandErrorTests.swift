@@ -194,7 +194,9 @@ struct CommandErrorTests {
         let failed = await broken.run(["list", "--retries", "0"])
         #expect(failed.status == 1)
         #expect(failed.out.isEmpty)
-        #expect(failed.err == "gh-users: GitHub answered HTTP 500: Server Error\nrequest id: CF25:41C0:C9E976\n")
+        let requestID = "CF25:41C0:C9E976"
+        let advice = "GitHub failed on its side: try again later (https://www.githubstatus.com shows outages).\n"
+        #expect(failed.err == "gh-users: GitHub answered HTTP 500: Server Error\n\(advice)request id: \(requestID)\n")
     }
 
     /// A 404 for a page after the first is a list that stopped (exit 1, the pages before kept and said to be

@@ -47,6 +47,33 @@ struct APIVersionRefusalCommandTests {
     }
 }
 
+/// A failure on GitHub's side (500, 502, 503, 504), once the retries are spent, says to try again later and where
+/// GitHub reports outages; a refusal of the request itself (a 4xx, a 501) does not, since asking again changes
+/// nothing. Before: "gh-users: GitHub answered HTTP 500: Server Error" alone.
+struct ServerFailureAdviceTests {
+    private let advice = "GitHub failed on its side: try again later (https://www.githubstatus.com shows outages).\n"
+
+    @Test(arguments: [500, 502, 503, 504])
+    func aServerFailureSaysToTryAgainLater(status: Int) async {
+        let harness = CommandHarness.signedIn()
+        harness.expect("GET /users/octocat", status: status, headers: [CommandHarness.requestID], body: "error-500")
+        let run = await harness.run(["show", "octocat", "--retries", "0"])
+        #expect(run.status == 1)
+        #expect(run.out.isEmpty)
+        let expected = "gh-users: GitHub answered HTTP \(status): Server Error\n\(advice)request id: CF25:41C0:C9E976\n"
+        #expect(run.err == expected, "\(run.err)")
+    }
+
+    @Test(arguments: [409, 422, 501])
+    func aRefusalOfTheRequestDoesNot(status: Int) async {
+        let harness = CommandHarness.signedIn()
+        harness.expect("GET /users/octocat", status: status, body: "error-500")
+        let run = await harness.run(["show", "octocat", "--retries", "0"])
+        #expect(run.status == 1)
+        #expect(run.err == "gh-users: GitHub answered HTTP \(status): Server Error\n", "\(run.err)")
+    }
+}
+
 /// Issue 26.6: GitHub's own 304s carry no `X-OAuth-Scopes`, so `me` asks `GET /user` without validators.
 struct ScopesAfterARecorded304Tests {
     /// A 304 GitHub sent on 2018-01-01, as github3.py recorded it (`tests/cassettes/Branch_latest_sha.json`,
@@ -251,9 +278,10 @@ struct SmallerTruthsTests {
         let run = await harness.run(["show", "octocat"] + options)
         #expect(run.status == 1)
         #expect(run.out.isEmpty)
+        let advice = "GitHub failed on its side: try again later (https://www.githubstatus.com shows outages).\n"
         #expect(
-            run.err == "gh-users: GitHub answered HTTP 503: Service Unavailable\(said)\nrequest id: CF25:41C0:C9E976\n",
-            "\(run.err)")
+            run.err == "gh-users: GitHub answered HTTP 503: Service Unavailable\(said)\n\(advice)request id: "
+                + "CF25:41C0:C9E976\n", "\(run.err)")
     }
 
     /// A PATCH sent and its answer lost may have changed the profile. Before: the network error alone.
