@@ -106,7 +106,9 @@ struct CollaboratorsCommand: PeopleListCommand {
         help: "Only those with this permission: pull, triage, push, maintain or admin (read is pull, write is "
             + "push).",
         choices: ["pull", "triage", "push", "maintain", "admin"], aliases: ["read": "pull", "write": "push"])
-    static let changes = PeopleChangeKey(role: "role_name")
+    static let changes = PeopleChangeKey(
+        role: "role_name",
+        shrinksWhole: "GitHub lists collaborators only to those who can push to the repository (403 to anyone else)")
     static let kept = [ListedKey("role_name"), ListedKey("permissions", shrink: .first)]
 
     static let spec = PeopleList.spec(
