@@ -291,10 +291,14 @@ extension AccessCommand {
             lock = try file.lock()
             previous = try file.load(against: github.apiRoot)
             if let previous, !previous.isSameMap(as: snapshot) {
+                // A map is keyed by names: a renamed organization's is another's, and the message says the way on.
+                let renamed =
+                    previous.organization.lowercased() == snapshot.organization.lowercased()
+                    ? "" : " (if the organization was renamed, keep a copy of the file, then remove it to start again)"
                 throw LocalFileError(
                     message: "the snapshot file \(TerminalSanitizer.quotedPath(path)) was made for 'gh-users "
                         + "\(LocalFileError.held(previous.description))', not for 'gh-users \(snapshot.description)'. It was left as it "
-                        + "is: give each map its own snapshot file")
+                        + "is: give each map its own snapshot file" + renamed)
             }
             try file.checkWritable()
             // The file keeps its spelling of the organization, another case aside: a run with no change leaves it
