@@ -15,6 +15,9 @@ package struct IOStreams: Sendable {
     /// stdout is a terminal, whatever `TERM` says: `TERM=dumb` (Emacs's shell) takes away styling, not the
     /// terminal, which may still act on an escape sequence GitHub's data holds.
     package var stdoutIsTerminal = false
+    /// `stdoutIsTTY` holds only because `GH_FORCE_TTY` says so: a table and colour, but data (csv) stays exact,
+    /// since no terminal is there to guard.
+    package var stdoutIsForced = false
     /// stdout is a pipe or a socket, whose reader may write to the same terminal (`| head`): a progress line on
     /// stderr would mix into what it prints, so none is drawn (`gh` draws its spinner only when both are terminals;
     /// to a file, `> users.tsv`, the progress still shows).
@@ -145,6 +148,7 @@ package struct IOStreams: Sendable {
         io.stderrWidth = errColumns ?? io.terminalWidth
         io.colorDepth = ColorDepth(environment: environment)
         io.stdoutIsTerminal = outTerminal
+        io.stdoutIsForced = outTTY && !outTerminal
         var info = stat()
         if fstat(STDOUT_FILENO, &info) == 0 {
             let kind = info.st_mode & S_IFMT

@@ -386,6 +386,22 @@ struct ForcedTerminalEndToEndTests {
         }
     }
 
+    /// csv is data in a file or a pipe, forced terminal or not: GitHub's bidi override and tab reach the file as
+    /// they were sent (helper-350's S1; before: U+FFFD, and `\t` written as two characters, exit 0).
+    @Test func csvInAFileIsTheExactDataUnderAForcedTerminal() async throws {
+        try await withStandIn(users: 20) { server in
+            let arguments = [
+                "show", "bidi-override", "tabby-newline", "--format", "csv", "--fields", "login,name,location",
+                "--api-url", server.baseURL, "--no-cache",
+            ]
+            let forced = try await BinaryRunner.run(arguments, environment: ["GH_FORCE_TTY": "1"])
+            let plain = try await BinaryRunner.run(arguments)
+            #expect(forced.status == 0 && plain.status == 0, "\(forced.stderr)\(plain.stderr)")
+            #expect(forced.stdout == plain.stdout)
+            #expect(forced.stdout.contains("\u{202E}") && forced.stdout.contains("\t"), "\(forced.stdout)")
+        }
+    }
+
     @Test func termDumbStillCountsAsNoTerminal() async throws {
         try await withStandIn(users: 20) { server in
             let run = try await BinaryRunner.run(

@@ -21,6 +21,8 @@ struct RenderContext: Sendable {
     /// stdout is a terminal even where `isTTY` says no (`TERM=dumb`): what GitHub's data holds is still shown
     /// harmless there, never sent raw.
     var reachesTerminal = false
+    /// `isTTY` only because `GH_FORCE_TTY` says so: stdout is a file or a pipe, where csv is the exact data.
+    var forced = false
     /// Whether colour may use the 256-colour palette, or the 8 basic colours alone (`ColorDepth`).
     var extendedColors = true
 
@@ -42,6 +44,7 @@ struct RenderContext: Sendable {
             colorEnabled: common.color.isEnabled(policy: io.colorPolicy, isTTY: io.stdoutIsTTY),
             width: io.terminalWidth, now: now, fields: common.fields, reachesTerminal: io.stdoutIsTerminal)
         context.extendedColors = io.colorDepth == .extended
+        context.forced = io.stdoutIsForced
         return context
     }
 

@@ -378,10 +378,10 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
 
 /// RFC 4180 fields: quoted when they hold a comma, a quote or a line break, with quotes doubled.
 enum CSV {
-    /// A cell's text: exact data when it goes to a file or a pipe (RFC 4180 quoting carries line breaks), and
-    /// made harmless when it goes to a terminal, `TERM=dumb`'s too.
+    /// A cell's text: exact data when it goes to a file or a pipe (RFC 4180 quoting carries line breaks; so with
+    /// `GH_FORCE_TTY`, helper-350), and made harmless when it goes to a terminal, `TERM=dumb`'s too.
     static func cell(_ text: String, context: RenderContext) -> String {
-        context.isTTY || context.reachesTerminal ? TerminalSanitizer.sanitize(text) : text
+        (context.isTTY && !context.forced) || context.reachesTerminal ? TerminalSanitizer.sanitize(text) : text
     }
 
     /// A record of one empty field is `""`: as an empty line it would be no record at all to a reader (Python's
