@@ -67,7 +67,7 @@ import Testing
     }
 
     @Test func aForksTimeIsRelativeAsTheListsAndJoinedADate() throws {
-        let fork = #""fork":"forker/Hello-World","forked_at":"2011-01-26T19:14:43Z""#
+        let fork = #""fork_full_name":"forker/Hello-World","forked_at":"2011-01-26T19:14:43Z""#
         let records = [Record(id: 5, raw: RawJSON(Self.profile(5, "forker", adding: fork)))]
         let table = Self.lines(records, ForkersCommand.full.columns, format: .table)
         #expect(table.allSatisfy { DisplayWidth.of($0) <= 80 }, "\(table)")
