@@ -51,9 +51,10 @@ package final class AttemptTimers: @unchecked Sendable {
         }
     }
 
-    private static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
+    static func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
+        // A negative duration under a second comes as 0 seconds and negative attoseconds: compared whole.
+        guard duration > .zero else { return .nanoseconds(0) }
         let (seconds, attoseconds) = duration.components
-        guard seconds >= 0 else { return .nanoseconds(0) }
         // Past about 292 years the nanoseconds would overflow; no deadline is that long.
         guard seconds < Int64.max / 1_000_000_000 - 1 else { return .never }
         return .nanoseconds(Int(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))

@@ -70,9 +70,10 @@ struct GraphQLRepeatedKeyTests {
     }
 
     /// Reading JSON costs many times its bytes (61 MB of small `errors` took 524 MB): an answer past 16 MiB is
-    /// malformed and not read; one at the limit is read.
+    /// malformed and not read; one at the limit is read. The limit is the 16 MiB the message and PERFORMANCE.md
+    /// name, not the constant read back (mutation round 9's M9-48: a limit of 1 MiB went unseen).
     @Test func anAnswerPastSixteenMebibytesIsMalformed() async throws {
-        let limit = ResponseDecoder.maximumGraphQLAnswerBytes
+        let limit = 16 << 20
         let padding = limit - Self.profiles.utf8.count - 7
         let atLimit = Self.profiles.dropLast() + #","x":""# + String(repeating: "x", count: padding) + #""}"#
         #expect(atLimit.utf8.count == limit)

@@ -166,6 +166,32 @@ struct WaitAnnouncerTests {
                     + LocalTime.text(later) + "\n"), "\(err.text)")
     }
 
+    /// A secondary limit's wait is its own, beside a core limit's being said (mutation round 9's M9-66: keyed by
+    /// the limit's name alone, it waited in silence).
+    @Test func aSecondaryWaitBesideACoreWaitIsSaid() async throws {
+        let (announcer, clock, err) = announcer(tty: false)
+        #expect(announcer.announcing.begin("the rate limit"))
+        try await announcer.sleep(.seconds(3), reason: .secondaryRateLimit)
+        #expect(err.text == "gh-users: GitHub's secondary rate limit: waiting 3s before retrying\n", "\(err.text)")
+        #expect(clock.pauses == [.seconds(3)])
+    }
+
+    /// A wait under 2 s is said and waited in one pause, with no countdown drawn (M9-67: "1s left" flashed).
+    @Test func aWaitUnderTwoSecondsHasNoCountdown() async throws {
+        let (announcer, clock, err) = announcer(tty: true)
+        try await announcer.sleep(.milliseconds(1500), reason: .secondaryRateLimit)
+        #expect(!err.text.contains("Waiting for"), "\(err.text)")
+        #expect(clock.pauses == [.milliseconds(1500)])
+    }
+
+    /// A reset past by exactly `resetGrace` is past it: the limit is still spent (M9-64).
+    @Test func aResetPastByTheGraceIsStillSpent() async throws {
+        let (announcer, clock, err) = announcer(tty: false)
+        let reset = clock.now.addingTimeInterval(-RetrySchedule.resetGrace)
+        try await announcer.sleep(.seconds(60), reason: .primaryRateLimit(resetAt: reset))
+        #expect(err.text.hasPrefix("gh-users: the rate limit is still spent after its reset at "), "\(err.text)")
+    }
+
     @Test func offATerminalThereIsOneLineAndNoCountdown() async throws {
         let (announcer, clock, err) = announcer(tty: false)
         let reset = clock.now.addingTimeInterval(125)

@@ -56,6 +56,15 @@ struct APIVersionRetirementTests {
             ])
     }
 
+    /// An empty header (a proxy's, or spaces alone) is no sign: no "(Deprecation: )" nor "(version  answered)"
+    /// warning (mutation round 9's M9-29 and M9-33).
+    @Test(arguments: ["Deprecation", "Sunset", "x-github-api-version-selected"])
+    func anEmptyHeaderSaysNothing(name: String) {
+        for value in ["", "  "] {
+            #expect(APIVersionRetirement.signs(in: HTTPHeaders([(name, value)]), asked: "2022-11-28") == nil)
+        }
+    }
+
     /// The version asked for, answered, says nothing.
     @Test func theVersionAskedForSaysNothing() async throws {
         let stub = StubTransport()

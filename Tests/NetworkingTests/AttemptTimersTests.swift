@@ -11,6 +11,15 @@ import Testing
 struct AttemptTimersTests {
     private let url = URL(string: "https://api.github.com/users")!
 
+    /// A deadline under a second is that long, not none: `--timeout 0.5` is allowed, and a sleep of 0 s timed every
+    /// attempt out at once (mutation round 9's M9-94 went unseen). A negative one is none.
+    @Test func aDeadlineUnderASecondKeepsItsLength() {
+        #expect(AttemptTimers.dispatchInterval(.milliseconds(300)) == .nanoseconds(300_000_000))
+        #expect(AttemptTimers.dispatchInterval(.seconds(2)) == .nanoseconds(2_000_000_000))
+        #expect(AttemptTimers.dispatchInterval(.zero) == .nanoseconds(0))
+        #expect(AttemptTimers.dispatchInterval(.milliseconds(-300)) == .nanoseconds(0))
+    }
+
     @Test func aCancelledSleepReleasesItsTimerBeforeItReturns() async {
         let timers = AttemptTimers()
         for _ in 0..<200 {
