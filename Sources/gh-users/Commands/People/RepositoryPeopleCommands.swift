@@ -250,7 +250,8 @@ struct ForkersCommand: PeopleListCommand {
     static let full = ProfileStage<PeopleListOptions, Record>.records(
         \.profiles, account: ["owner"],
         keeping: [
-            ListedKey("full_name", as: "fork_full_name", shrink: .first), ListedKey("created_at", as: "forked_at", time: true),
+            ListedKey("full_name", as: "fork_full_name", shrink: .first),
+            ListedKey("created_at", as: "forked_at", time: true),
         ])
 
     static let spec = PeopleList.spec(
