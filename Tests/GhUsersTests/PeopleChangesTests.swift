@@ -627,6 +627,7 @@ struct PeopleChangesRunTests {
     /// An empty answer (a `200 []`, contributors' `204`) for a list the snapshot holds people of is not everyone
     /// leaving: GitHub answers so for a list the token can no longer see. Refused, both numbers said, FILE as it was.
     @Test(arguments: [
+        ("collaborators", "octocat/Hello-World", "/repos/octocat/Hello-World/collaborators", 200),
         ("contributors", "octocat/Hello-World", "/repos/octocat/Hello-World/contributors", 204),
         ("team-members", "github/justice-league", "/orgs/github/teams/justice-league/members", 200),
         ("outside-collaborators", "github", "/orgs/github/outside_collaborators", 200),
@@ -668,8 +669,8 @@ struct PeopleChangesRunTests {
     func aListWithoutACountCutShortIsNotRecorded(whole: [Int64], cut: [Int64], fewer: [Int64]) async throws {
         let folder = try Folder()
         defer { folder.remove() }
-        let arguments = ["outside-collaborators", "github", "--changes", folder("p.json"), "--format", "tsv"]
-        let path = "GET /orgs/github/outside_collaborators?per_page=100"
+        let arguments = ["collaborators", "octocat/Hello-World", "--changes", folder("p.json"), "--format", "tsv"]
+        let path = "GET /repos/octocat/Hello-World/collaborators?per_page=100"
         let all = StubTransport()
         all.answer(path, accounts: whole)
         #expect(await run(all, arguments).0 == 0)
@@ -681,8 +682,8 @@ struct PeopleChangesRunTests {
         #expect(out.isEmpty)
         #expect(
             err.hasPrefix(
-                "gh-users: GitHub's list of outside-collaborators github came back with \(cut.count) accounts while "
-                    + "the snapshot holds \(whole.count), so the list was not compared"), "\(err)")
+                "gh-users: GitHub's list of collaborators octocat/Hello-World came back with \(cut.count) accounts "
+                    + "while the snapshot holds \(whole.count), so the list was not compared"), "\(err)")
         #expect(try Array(Data(contentsOf: URL(fileURLWithPath: folder("p.json")))) == before)
         let most = StubTransport()
         most.answer(path, accounts: fewer)
@@ -719,21 +720,12 @@ struct PeopleChangesRunTests {
 
     /// An organization's invitations are answered to its owners alone and expire after 7 days: a weekly run that
     /// finds most of them gone, or all, has the list as it is (before: refused as a collapse on every run from
-    /// then on, so a cron audit of invitations stopped the week they all expired or were accepted). So are a
-    /// repository's collaborators, answered only to those who can push (GitHub's 403, "Must have push access to
-    /// view repository collaborators.", to anyone else): an owner's clean-up (helper-348's F1; before: refused on
-    /// every run, "run again later", and the people who went were never written).
-    @Test(arguments: [
-        (["invitations", "github"], "GET /orgs/github/invitations?per_page=100"),
-        (
-            ["collaborators", "octocat/Hello-World", "--affiliation", "outside"],
-            "GET /repos/octocat/Hello-World/collaborators?affiliation=outside&per_page=100"
-        ),
-    ])
-    func aListOnlyThoseWhoSeeItAllGetThatEmptiedIsRecordedAsGone(list: [String], path: String) async throws {
+    /// then on, so a cron audit of invitations stopped the week they all expired or were accepted).
+    @Test func invitationsThatExpiredAreRecordedAsGone() async throws {
         let folder = try Folder()
         defer { folder.remove() }
-        let arguments = list + ["--changes", folder("i.json"), "--format", "tsv"]
+        let arguments = ["invitations", "github", "--changes", folder("i.json"), "--format", "tsv"]
+        let path = "GET /orgs/github/invitations?per_page=100"
         let week = StubTransport()
         week.answer(path, accounts: Array(Int64(1)...250))
         #expect(await run(week, arguments).0 == 0)

@@ -21,11 +21,10 @@ struct ListCollapse {
     var noun = "accounts"
     /// Whether GitHub refuses the list outright to a token that may not see it, so that an empty answer is the
     /// list: the 2FA filters (of members and outside collaborators) are for owners alone (GitHub's 422 to anyone
-    /// else), and so are an organization's invitations, which expire within a week; a repository's collaborators
-    /// are for those who can push (403).
+    /// else), and so are an organization's invitations, which expire within a week.
     var refusedUnlessSeen = false
-    /// Whether many of the list's people may go at once (invitations expire, a clean-up): a list far short of the
-    /// snapshot is taken, but not one that ends exactly at a page, as a list cut at a page does (helper-342).
+    /// Whether the list's people go by themselves (invitations expire): a list far short of the snapshot is
+    /// taken, but not one that ends exactly at a page, as a list cut at a page does (helper-342).
     var expires = false
 
     /// Why the list is not compared, or nil for a list to compare. People do leave: a list at half its count or

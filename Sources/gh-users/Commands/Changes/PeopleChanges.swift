@@ -22,11 +22,10 @@ struct PeopleChangeKey: Sendable {
     /// Whether a list the token may see only part of is told from the whole by the token's own account
     /// (`members` for a token that is not a member lists only the public ones: `membershipRefusal`).
     var checksMembership = false
-    /// Why an empty list, or one far short of the snapshot, is the list as it is, in the help's words; nil where
-    /// it may be a part. GitHub answers `invitations` to the organization's owners alone and `collaborators` to
-    /// those who can push (an error to anyone else, never a shorter list), and people do go: an invitation expires
-    /// after 7 days, an owner's clean-up removes every outside collaborator (`ListCollapse.refusedUnlessSeen`).
-    var shrinksWhole: String?
+    /// Whether an empty list, or one far short of the snapshot, is the list as it is: GitHub answers
+    /// `invitations` to the organization's owners alone (an error to anyone else, never a shorter list) and an
+    /// invitation expires after 7 days, so a weekly run may find every one gone (`ListCollapse.refusedUnlessSeen`).
+    var shrinksWhole = false
 
     struct RolePasses: Sendable {
         let key: String
@@ -224,8 +223,8 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
         var collapse = ListCollapse(
             list: "GitHub's list of \(subject.description)", read: people.count,
             counted: counted.map { ($0, "the repository's \(key.counted ?? "")") }, recorded: previous?.people.count)
-        collapse.refusedUnlessSeen = key.shrinksWhole != nil || options.filters["filter"]?.hasPrefix("2fa_") == true
-        collapse.expires = key.shrinksWhole != nil
+        collapse.refusedUnlessSeen = key.shrinksWhole || options.filters["filter"]?.hasPrefix("2fa_") == true
+        collapse.expires = key.shrinksWhole
         if let refusal = collapse.refusal {
             io.writeErr("gh-users: \(refusal)\n" + file.untouched)
             return .setupFailed

@@ -20,11 +20,11 @@ extension PeopleChangeKey {
             stops before its changes are all written and read (a failed request, a refusal, a rate limit,
             Ctrl-C, a full stdout, a reader that left or took nothing for 5 seconds, an answer taken from the
             cache because the network could not be reached: said, exit status 1) leaves FILE as it was, so
-            the next run reports them again; so does a login GitHub cannot issue\(key.shrinksWhole.map { """
-            . \($0), so
+            the next run reports them again; so does a login GitHub cannot issue\(key.shrinksWhole ? """
+            . GitHub lists invitations to the organization's owners alone and they expire after 7 days, so
             a list that came back empty, or far short of FILE, is recorded as it is, unless it ends at a
             page (a multiple of 100, 100 or more short of FILE and under half of it), as a cut list does
-            """ } ?? """
+            """ : """
             , and a list that came back
             empty where FILE holds people\(key.counted.map { ", or with fewer than half the repository's \($0)" } ?? "")\
             , or, where GitHub gives no count, with fewer than half the people FILE holds and 100 or more

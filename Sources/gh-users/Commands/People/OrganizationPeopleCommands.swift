@@ -62,9 +62,7 @@ struct OutsideCollaboratorsCommand: PeopleListCommand {
 struct InvitationsCommand: PeopleListCommand {
     var list: PeopleListOptions
 
-    static let changes = PeopleChangeKey(
-        role: "role", fallbackName: "email",
-        shrinksWhole: "GitHub lists invitations to the organization's owners alone and they expire after 7 days")
+    static let changes = PeopleChangeKey(role: "role", fallbackName: "email", shrinksWhole: true)
 
     static let spec = PeopleList.spec(
         CommandSpec(

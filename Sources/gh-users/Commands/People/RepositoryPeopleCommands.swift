@@ -106,9 +106,10 @@ struct CollaboratorsCommand: PeopleListCommand {
         help: "Only those with this permission: pull, triage, push, maintain or admin (read is pull, write is "
             + "push).",
         choices: ["pull", "triage", "push", "maintain", "admin"], aliases: ["read": "pull", "write": "push"])
-    static let changes = PeopleChangeKey(
-        role: "role_name",
-        shrinksWhole: "GitHub lists collaborators only to those who can push to the repository (403 to anyone else)")
+    /// A list far short of the snapshot is refused as a collapse: GitHub answers each token what it may see, and an
+    /// app's token (Actions' GITHUB_TOKEN) gets the direct collaborators alone (actions/runner#2519), so a
+    /// shorter list may be another token's, not people gone (helper-351's R1).
+    static let changes = PeopleChangeKey(role: "role_name")
     static let kept = [ListedKey("role_name"), ListedKey("permissions", shrink: .first)]
 
     static let spec = PeopleList.spec(
