@@ -140,7 +140,7 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
             {
                 throw .server(
                     status: status,
-                    message: message + "; the \(action.method.rawValue) may have reached GitHub all the same: check "
+                    message: message + "; the \(action.method.rawValue) \(DomainError.mayHaveLanded): check "
                         + "with \(check) before sending it again",
                     requestID: id)
             }

@@ -105,6 +105,9 @@ extension DomainError {
     /// The `resource` of a secondary rate limit met by a write that is never sent twice (`PATCH /user`): no
     /// retry waited it out.
     package static let secondaryLimitOnceOnly = "secondary, once only"
+    /// What a server error's `message` says of a write never sent twice that a gateway's 5xx may hide: to check,
+    /// not to send it again at once.
+    package static let mayHaveLanded = "may have reached GitHub all the same"
     /// How the `detail` of a malformed answer begins when the answer was a web page (the API URL is a web
     /// server's): no later request to the same URL can do better, so a run of writes stops at it.
     package static let webPageDetail = "the server answered a web page"

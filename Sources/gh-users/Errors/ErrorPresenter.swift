@@ -187,8 +187,10 @@ struct ErrorPresenter: Sendable {
                 text +=
                     "This gh-users is too old for GitHub's API (it asks for version "
                     + "\(HTTPClientConfiguration.supportedAPIVersion)): upgrade gh-users.\n"
-            } else if [500, 502, 503, 504].contains(status) {
-                text += "GitHub failed on its side: try again later (https://www.githubstatus.com shows outages).\n"
+            } else if [500, 502, 503, 504].contains(status), !message.contains(DomainError.mayHaveLanded) {
+                // A write that may have landed says to check first; github.com's status page is no other host's.
+                let status = tokenOrigin.enterpriseHost == nil ? " (https://www.githubstatus.com shows outages)" : ""
+                text += "GitHub failed on its side: try again later\(status).\n"
             }
             return Presentation(message: text, for: error)
         case .malformedResponse(let endpoint, let detail, _):
@@ -332,8 +334,7 @@ struct ErrorPresenter: Sendable {
         return (digits.hasSuffix(".") ? "\(maxWait)" : digits) + "s"
     }
 
-    /// The numbers a token changes, for the bucket that is spent: search's are per minute. No token lifts a
-    /// secondary limit.
+    /// The numbers a token changes, for the spent bucket (search's are per minute); none lifts a secondary limit.
     private func tokenHint(resource: String?, message: String) -> String? {
         // GH_TOKEN, unless this host does not read it: GH_ENTERPRISE_TOKEN for a GitHub Enterprise host.
         let variable =
