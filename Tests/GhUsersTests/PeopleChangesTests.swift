@@ -748,6 +748,34 @@ struct PeopleChangesRunTests {
         #expect(try PeopleSnapshotFile(path: folder("i.json")).load()?.people.isEmpty == true)
     }
 
+    /// Invitations that end exactly at a page of the run's page size, `--per-page`'s where it is given, not 100's,
+    /// are a cut list (helper-351's R2: at 30 a page, 60 of 250 were recorded as the rest gone, exit 0); 59 are
+    /// invitations gone.
+    @Test func invitationsCutAtAPageOfPerPageAreNotRecorded() async throws {
+        let (command, path, whole, fewer): (String, String, Int64, Int64) = (
+            "invitations", "/orgs/github/invitations", 250, 59
+        )
+        let folder = try Folder()
+        defer { folder.remove() }
+        let arguments = [command, "github", "--changes", folder("p.json"), "--format", "tsv", "--per-page", "30"]
+        let request = "GET \(path)?per_page=30"
+        let all = StubTransport()
+        all.answer(request, accounts: Array(Int64(1)...whole))
+        #expect(await run(all, arguments).0 == 0)
+        let before = try Array(Data(contentsOf: URL(fileURLWithPath: folder("p.json"))))
+        let cut = StubTransport()
+        cut.answer(request, accounts: Array(Int64(1)...60))
+        let (code, out, err) = await run(cut, arguments)
+        #expect(code == 1 && out.isEmpty, "\(err)")
+        #expect(err.contains("came back with 60 accounts while the snapshot holds \(whole)"), "\(err)")
+        #expect(try Array(Data(contentsOf: URL(fileURLWithPath: folder("p.json")))) == before)
+        let short = StubTransport()
+        short.answer(request, accounts: Array(Int64(1)...fewer))
+        let (taken, changes, said) = await run(short, arguments)
+        #expect(taken == 0, "\(said)")
+        #expect(changes.split(separator: "\n").count == Int(whole - fewer))
+    }
+
     /// So through the outside collaborators' 2FA filter: the last without 2FA turned it on (before: the 2FA rule
     /// held for members alone, and this was refused every run).
     @Test func anOutsideCollaboratorsTwoFactorListThatEmptiedIsRecordedAsIs() async throws {

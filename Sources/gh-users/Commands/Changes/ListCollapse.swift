@@ -26,6 +26,9 @@ struct ListCollapse {
     /// Whether the list's people go by themselves (invitations expire): a list far short of the snapshot is
     /// taken, but not one that ends exactly at a page, as a list cut at a page does (helper-342).
     var expires = false
+    /// The run's page size (`--per-page`, else GitHub's most): a list that ends exactly at one of its pages may
+    /// be a cut one (helper-351's R2: at `--per-page 30` a cut at 60 is no multiple of 100).
+    var pageSize = PagingPlan.maximumPerPage
 
     /// Why the list is not compared, or nil for a list to compare. People do leave: a list at half its count or
     /// more is taken as it is.
@@ -37,11 +40,11 @@ struct ListCollapse {
         }
         // Without a count, the snapshot is the only measure: a list cut short (a page that ends it early) would
         // otherwise be recorded, everyone past the cut reported as gone now and as come back on the next run. A cut
-        // is of whole pages (a `--changes` run asks GitHub's most a page), so a list short of less than one is taken
-        // as it is: two of three may go.
+        // is of whole pages (a `--changes` run asks GitHub's most a page unless `--per-page` says less), so a list
+        // short of less than 100 is taken as it is: two of three may go.
         if counted == nil, read > 0, let recorded, recorded - read >= PagingPlan.maximumPerPage,
             read.multipliedReportingOverflow(by: 2).partialValue < recorded,
-            !refusedUnlessSeen || (expires && read % PagingPlan.maximumPerPage == 0)
+            !refusedUnlessSeen || (expires && read % pageSize == 0)
         {
             return "\(list) came back with \(Counted.text(read, plural: noun)) while the snapshot holds \(recorded), "
                 + "so the list was not compared: GitHub answers part of a list at times; run again later. If more "

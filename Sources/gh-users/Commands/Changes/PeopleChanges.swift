@@ -225,6 +225,7 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
             counted: counted.map { ($0, "the repository's \(key.counted ?? "")") }, recorded: previous?.people.count)
         collapse.refusedUnlessSeen = key.shrinksWhole || options.filters["filter"]?.hasPrefix("2fa_") == true
         collapse.expires = key.shrinksWhole
+        collapse.pageSize = options.plan.perPage
         if let refusal = collapse.refusal {
             io.writeErr("gh-users: \(refusal)\n" + file.untouched)
             return .setupFailed

@@ -23,7 +23,8 @@ extension PeopleChangeKey {
             the next run reports them again; so does a login GitHub cannot issue\(key.shrinksWhole ? """
             . GitHub lists invitations to the organization's owners alone and they expire after 7 days, so
             a list that came back empty, or far short of FILE, is recorded as it is, unless it ends at a
-            page (a multiple of 100, 100 or more short of FILE and under half of it), as a cut list does
+            page (a multiple of the page size, 100 or --per-page's, 100 or more short of FILE and under half
+            of it), as a cut list does
             """ : """
             , and a list that came back
             empty where FILE holds people\(key.counted.map { ", or with fewer than half the repository's \($0)" } ?? "")\
