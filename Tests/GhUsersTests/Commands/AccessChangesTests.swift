@@ -278,7 +278,10 @@ struct AccessChangesTests {
     /// A file made for another organization, or for the same with other filters, is refused and left as it was.
     /// Another organization may be this one renamed, which a map keyed by names cannot follow: the message says
     /// how to start again (helper-348's F2; before, only "give each map its own snapshot file").
-    @Test(arguments: [(["access", "other-org"], true), (["access", "octo-org", "--permission", "write"], false)])
+    @Test(arguments: [
+        (["access", "other-org"], true), (["access", "octo-org", "--permission", "write"], false),
+        (["access", "other-org", "--permission", "write"], false),  // no rename makes other filters (helper-351)
+    ])
     func aSnapshotOfAnotherMapIsRefused(arguments: [String], renamed: Bool) async throws {
         let folder = try Folder()
         defer { folder.remove() }

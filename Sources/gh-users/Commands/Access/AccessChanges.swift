@@ -294,6 +294,7 @@ extension AccessCommand {
                 // A map is keyed by names: a renamed organization's is another's, and the message says the way on.
                 let renamed =
                     previous.organization.lowercased() == snapshot.organization.lowercased()
+                        || previous.filters != snapshot.filters
                     ? "" : " (if the organization was renamed, keep a copy of the file, then remove it to start again)"
                 throw LocalFileError(
                     message: "the snapshot file \(TerminalSanitizer.quotedPath(path)) was made for 'gh-users "

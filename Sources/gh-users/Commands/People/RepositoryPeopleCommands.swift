@@ -264,8 +264,8 @@ struct ForkersCommand: PeopleListCommand {
                 Lists the repository's forks, newest first: the table shows each fork's owner, its name and
                 when it was made (created_at). Each record is GitHub's fork object as sent (its id and
                 html_url are the fork's); --fields takes its keys and paths (owner.login), and login: the
-                owner's login. With --full each is written as its owner's profile (the owner's id) with fork
-                (the fork's full_name) and forked_at (its created_at) added.
+                owner's login. With --full each is written as its owner's profile (the owner's id) with
+                fork_full_name (the fork's full_name) and forked_at (its created_at) added.
                 """,
             arguments: [("OWNER/REPO", "The repository, as OWNER/REPO (octocat/Hello-World).")],
             options: [],
