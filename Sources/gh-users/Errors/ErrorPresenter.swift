@@ -189,8 +189,8 @@ struct ErrorPresenter: Sendable {
                     + "\(HTTPClientConfiguration.supportedAPIVersion)): upgrade gh-users.\n"
             } else if [500, 502, 503, 504].contains(status), !message.contains(DomainError.mayHaveLanded) {
                 // A write that may have landed says to check first; github.com's status page is no other host's.
-                let status = tokenOrigin.enterpriseHost == nil ? " (https://www.githubstatus.com shows outages)" : ""
-                text += "GitHub failed on its side: try again later\(status).\n"
+                let page = tokenOrigin.enterpriseHost == nil ? " (https://www.githubstatus.com shows outages)" : ""
+                text += "GitHub failed on its side: try again later\(page).\n"
             }
             return Presentation(message: text, for: error)
         case .malformedResponse(let endpoint, let detail, _):
