@@ -17,7 +17,7 @@ package struct IOStreams: Sendable {
     package var stdoutIsTerminal = false
     /// `stdoutIsTTY` holds only because `GH_FORCE_TTY` says so: a table and colour, but data (csv) stays exact,
     /// since no terminal is there to guard.
-    package var stdoutIsForced = false
+    package var stdoutIsForced: Bool { stdoutIsTTY && !stdoutIsTerminal }
     /// stdout is a pipe or a socket, whose reader may write to the same terminal (`| head`): a progress line on
     /// stderr would mix into what it prints, so none is drawn (`gh` draws its spinner only when both are terminals;
     /// to a file, `> users.tsv`, the progress still shows).
@@ -148,7 +148,6 @@ package struct IOStreams: Sendable {
         io.stderrWidth = errColumns ?? io.terminalWidth
         io.colorDepth = ColorDepth(environment: environment)
         io.stdoutIsTerminal = outTerminal
-        io.stdoutIsForced = outTTY && !outTerminal
         var info = stat()
         if fstat(STDOUT_FILENO, &info) == 0 {
             let kind = info.st_mode & S_IFMT
@@ -187,6 +186,8 @@ package struct IOStreams: Sendable {
             terminalWidth: width,
             colorPolicy: colorPolicy
         )
+        // A test's terminal is a real one, not one `GH_FORCE_TTY` forced.
+        io.stdoutIsTerminal = stdoutTTY
         io.stdinIsTTY = stdinTTY
         io.canAsk = stdinTTY || terminal != nil
         // In small chunks, so that a line split across two reads is read as one.

@@ -70,25 +70,20 @@ struct OutputDepartureEndToEndTests {
         }
     }
 
-    /// A file cut and written again in place (`cat other > FILE`, the same inode) stops the map too, with no advice
-    /// to keep the bytes past the state's length, which are no longer the map's (helper-347's Q2).
-    @Test func anAccessMapWhoseFileIsWrittenOverStops() async throws {
+    /// An access map whose file is replaced (`mv`), or cut and written again in place (`cat other > FILE`, the same
+    /// inode), stops unfinished, with no advice to keep the bytes past the state's length, which are no longer the
+    /// map's (helper-347's Q2).
+    @Test(arguments: [
+        ("printf 'not the map\\n' > a.tsv", "a.tsv' was "),
+        ("cp a.tsv a.new && mv a.new a.tsv", "a.tsv' was replaced by another file while this run wrote it"),
+    ])
+    func anAccessMapWhoseFileLeavesStopsUnfinished(change: String, said: String) async throws {
         try await withServer(accessBench: true) { server in
             let map = "\"$GH_USERS\" access bench-org --state s --api-url \"$API\" --no-cache >> a.tsv"
-            let over = try await shell(map, change: "printf 'not the map\\n' > a.tsv", file: "a.tsv", server)
-            #expect(over.stdout == "status=1\n", "\(over.stderr)")
-            #expect(over.stderr.contains("a.tsv' was "), "\(over.stderr)")
-            #expect(!over.stderr.contains("the rerun keeps"), "\(over.stderr)")
-        }
-    }
-
-    @Test func anAccessMapWhoseFileIsReplacedStopsUnfinished() async throws {
-        try await withServer(accessBench: true) { server in
-            let map = "\"$GH_USERS\" access bench-org --state s --api-url \"$API\" --no-cache >> a.tsv"
-            let replaced = try await shell(map, change: "cp a.tsv a.new && mv a.new a.tsv", file: "a.tsv", server)
-            #expect(replaced.stdout == "status=1\n", "\(replaced.stderr)")
-            #expect(replaced.stderr.contains("a.tsv' was replaced by another file while this run wrote it"))
-            #expect(!replaced.stderr.contains("the rerun keeps"))
+            let left = try await shell(map, change: change, file: "a.tsv", server)
+            #expect(left.stdout == "status=1\n", "\(left.stderr)")
+            #expect(left.stderr.contains(said), "\(left.stderr)")
+            #expect(!left.stderr.contains("the rerun keeps"), "\(left.stderr)")
             let state = try #require(
                 try JSONSerialization.jsonObject(with: Data(text("s").utf8)) as? [String: Any], "\(text("s"))")
             #expect(state["complete"] as? Bool != true)
