@@ -313,6 +313,29 @@ struct SessionSetupTests {
         #expect(bad.err.hasSuffix("\nSee 'gh-users help environment'.\n"), "\(bad.err)")
     }
 
+    /// A setting's refusal echoes its value, which may be a token pasted in the wrong place: every token variable's
+    /// value and the token file's are masked, sent or not, in the refusals made before the session and after
+    /// (helper-353's P-1: the whole token was printed).
+    @Test(arguments: [
+        ("show octocat", "GH_USERS_LOG_LEVEL"), ("show octocat", "GH_USERS_MAX_RESPONSE_BYTES"),
+        ("show octocat", "GH_USERS_CACHE_SIZE"), ("cache info", "GH_USERS_CACHE_SIZE"),
+    ])
+    func aTokenInASettingIsNotEchoed(arguments: String, setting: String) async throws {
+        let token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+        for variable in ["GH_TOKEN", "GH_ENTERPRISE_TOKEN"] {
+            let result = await setUp(arguments, environment: [variable: token, setting: token])
+            #expect(result.status == 64)
+            #expect(result.err.contains("invalid \(setting) '***'"), "\(result.err)")
+            #expect(!result.err.contains("abcdefghij"), "\(result.err)")
+        }
+        guard arguments.hasPrefix("show") else { return }
+        let file = AppEnvironment.TokenFile(contents: token + "\n", readableByOthers: false, isStandardInput: false)
+        let fromFile = await setUp(
+            arguments + " --token-file t", environment: [setting: token], tokenFiles: ["t": file])
+        #expect(fromFile.status == 64)
+        #expect(!fromFile.err.contains("abcdefghij"), "\(fromFile.err)")
+    }
+
     @Test(arguments: [
         "--timeout 0", "--timeout -1", "--timeout abc", "--timeout nan", "--retries 11", "--retries -1",
         "--max-wait -1",

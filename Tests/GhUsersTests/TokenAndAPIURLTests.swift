@@ -150,6 +150,45 @@ struct TokenAndAPIURLTests {
         #expect(!error.message.contains("SECRET"), "\(error.message)")
     }
 
+    /// A token inside an API URL, or in GH_HOST, was echoed by the refusal of the URL, or taken and written into
+    /// every state and snapshot file as the API root (helper-353's P-1, P-2): refused, unshown. A token's shape
+    /// is enough; a classic token (40 hex digits) is found as the value of a token variable, escaped or not.
+    @Test(
+        arguments: [
+            ("http://127.0.0.1:8080/?access_token=gho_abcdefghijklmnopqrstuvwxyz0123456789", [:]),
+            ("http://127.0.0.1:8080/api/gho_abcdefghijklmnopqrstuvwxyz0123456789", [:]),
+            (
+                "http://127.0.0.1:8080/api/0123456789abcdef0123456789abcdef01234567/",
+                ["GITHUB_TOKEN": "0123456789abcdef0123456789abcdef01234567"]
+            ),
+            (
+                "http://127.0.0.1:8080/api/%30123456789abcdef0123456789abcdef01234567",
+                ["GH_ENTERPRISE_TOKEN": " 0123456789abcdef0123456789abcdef01234567\n"]
+            ),
+        ] as [(String, [String: String])])
+    func aTokenInsideTheAPIURLIsRefusedUnshown(root: String, environment: [String: String]) throws {
+        for (apiURL, variables) in [(root, environment), (nil, environment.merging(["GH_USERS_API_URL": root]) { $1 })]
+        {
+            let error = try #require(
+                usageError { () throws(UsageError) in
+                    try ConnectionSettings.resolve(apiURL: apiURL, environment: variables)
+                })
+            #expect(error.message.hasPrefix("invalid API URL (it holds a token, so it is not shown): "))
+            #expect(!error.message.contains("0123456789") && !error.message.contains("abcdefghij"), "\(error.message)")
+        }
+        let host = try #require(
+            usageError { () throws(UsageError) in
+                try ConnectionSettings.resolve(
+                    apiURL: nil, environment: environment.merging(["GH_HOST": "ghe.example/" + root]) { $1 })
+            })
+        #expect(host.message.hasPrefix("GH_HOST holds a token, so it is not shown: "), "\(host.message)")
+        // A root that holds no token is taken, with the token set.
+        let plain = try ConnectionSettings.resolve(
+            apiURL: "http://127.0.0.1:8080/api/ghost/v3",
+            environment: ["GH_TOKEN": "gho_abcdefghijklmnopqrstuvwxyz0123456789"])
+        #expect(plain.apiRoot.absoluteString == "http://127.0.0.1:8080/api/ghost/v3")
+    }
+
     @Test func theEnterpriseVariablesAreNamedWhenTheyAreTheOnesUsed() throws {
         let error = try #require(
             usageError { () throws(UsageError) in

@@ -1,4 +1,5 @@
 import AtomicCore
+import AtomicLogger
 import Foundation
 import Networking
 
@@ -26,7 +27,8 @@ struct ConnectionSettings: Sendable, Equatable {
         tokenFileContents: String? = nil,
         environment: [String: String]
     ) throws(UsageError) -> ConnectionSettings {
-        let url = try apiRoot(apiURL: apiURL, environment: environment)
+        let secrets = secrets(environment: environment, tokenFileContents: tokenFileContents)
+        let url = try apiRoot(apiURL: apiURL, environment: environment, secrets: secrets)
         let variables = tokenVariables(for: url)
         let (token, source) = try token(
             variables: variables, tokenFileContents: tokenFileContents, environment: environment)
@@ -52,10 +54,29 @@ struct ConnectionSettings: Sendable, Equatable {
 
     // MARK: - The API root
 
+    /// Every token the run could hold, sent or not: each token variable's value and the token file's. Masked in
+    /// every message, since a setting may echo one pasted in the wrong place (GH_HOST, GH_USERS_LOG_LEVEL).
+    static func secrets(environment: [String: String], tokenFileContents: String? = nil) -> [String] {
+        let names = ["GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN"]
+        var seen = Set<String>()
+        return ([tokenFileContents].compactMap { $0 } + names.compactMap { environment[$0] }).map(tokenText)
+            .filter { !$0.isEmpty && seen.insert($0).inserted }
+    }
+
+    /// Whether `text` holds one of `secrets` (or a part of one, as written or escaped) or a word in a token's shape:
+    /// an API root that holds one would be written into every state and snapshot file (helper-353's P-2).
+    static func holdsToken(_ text: String, secrets: [String]) -> Bool {
+        let words = text.split { !($0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_")) }
+        return Redactor(secrets: secrets).redacted(Array(text.utf8)) != nil
+            || words.contains { TokenFileReader.looksLikeToken(String($0)) }
+    }
+
     /// A refusal of a root the environment gave (GH_USERS_API_URL, GH_HOST) points at `help environment`.
-    private static func apiRoot(apiURL: String?, environment: [String: String]) throws(UsageError) -> URL {
+    private static func apiRoot(apiURL: String?, environment: [String: String], secrets: [String])
+        throws(UsageError) -> URL
+    {
         do {
-            return try givenRoot(apiURL: apiURL, environment: environment)
+            return try givenRoot(apiURL: apiURL, environment: environment, secrets: secrets)
         } catch {
             var refusal = error
             if apiURL == nil { refusal.helpCommand = "help environment" }
@@ -63,17 +84,29 @@ struct ConnectionSettings: Sendable, Equatable {
         }
     }
 
-    private static func givenRoot(apiURL: String?, environment: [String: String]) throws(UsageError) -> URL {
+    private static func givenRoot(apiURL: String?, environment: [String: String], secrets: [String])
+        throws(UsageError) -> URL
+    {
         if let text = apiURL ?? nonEmpty(environment["GH_USERS_API_URL"]) {
             let given =
                 TokenFileReader.looksLikeToken(text)
                 ? "invalid API URL (it looks like a token, so it is not shown)"
                 : "invalid API URL '\(TerminalSanitizer.sanitize(masked(text)))'"
+            if !TokenFileReader.looksLikeToken(text), holdsToken(text, secrets: secrets) {
+                throw UsageError(
+                    message: "invalid API URL (it holds a token, so it is not shown): give it without the token, "
+                        + "which gh-users sends in the Authorization header alone", command: nil)
+            }
             let root = try validatedRoot(text, given: given, expected: "expected http(s)://HOST[:PORT][/PATH]")
             try refuseIPv6(root, given: given)
             return root
         }
         if let host = nonEmpty(environment["GH_HOST"]) {
+            guard !holdsToken(host, secrets: secrets) else {
+                throw UsageError(
+                    message: "GH_HOST holds a token, so it is not shown: give the host name alone, and the token in "
+                        + "a token variable", command: nil)
+            }
             return try enterpriseRoot(host: host)
         }
         return URL(string: githubAPI)!

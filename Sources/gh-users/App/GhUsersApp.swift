@@ -9,8 +9,10 @@ struct GhUsersApp: Sendable {
 
     func run(_ arguments: [String]) async -> Int32 {
         var outcome: CommandOutcome
-        // Once a session holds the token, its streams (stderr masking the token) carry every word after.
-        var io = environment.io
+        // Once a session holds the token, its streams (stderr masking the token) carry every word after. Before,
+        // stderr masks the token variables' values, which a usage error may echo (helper-353's P-1).
+        var io = environment.io.maskingErrors(
+            with: Redactor(secrets: ConnectionSettings.secrets(environment: environment.environment)))
         switch CommandRouter().route(arguments) {
         case .help(let request):
             outcome = write(HelpRenderer.render(request, width: helpWidth))

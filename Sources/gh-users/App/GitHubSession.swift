@@ -33,6 +33,24 @@ struct GitHubSession: Sendable {
                 throw UsageError(message: String(describing: error), command: nil)
             }
         }
+        // Every token it could hold, sent or not, masked from here on: a setting's refusal may echo one pasted in
+        // the wrong place (helper-353's P-1).
+        let redactor = Redactor(
+            secrets: ConnectionSettings.secrets(
+                environment: environment.environment, tokenFileContents: tokenFileContents))
+        do {
+            return try open(
+                common, environment: environment, io: io.maskingErrors(with: redactor), redactor: redactor,
+                tokenFileContents: tokenFileContents)
+        } catch {
+            throw error.masking(with: redactor)
+        }
+    }
+
+    private static func open(
+        _ common: CommonOptions, environment: AppEnvironment, io: IOStreams, redactor: Redactor,
+        tokenFileContents: String?
+    ) throws(UsageError) -> GitHubSession {
         let connection = try ConnectionSettings.resolve(
             apiURL: common.apiURL,
             tokenFileContents: tokenFileContents,
@@ -62,8 +80,6 @@ struct GitHubSession: Sendable {
             }
             maximumBodyBytes = bytes
         }
-        let redactor = Redactor(secrets: connection.token.map { [$0] } ?? [])
-        let maskedIO = io.maskingErrors(with: redactor)
         var logger = environment.logger
         logger.redactor = redactor
         var level = common.logLevel
@@ -88,13 +104,13 @@ struct GitHubSession: Sendable {
             cache: cache,
             cacheMode: common.cacheMode,
             logger: logger,
-            io: maskedIO
+            io: io
         )
         return GitHubSession(
             reader: environment.makeGitHub(request), hasToken: connection.token != nil,
             tokenOrigin: TokenOrigin(
                 source: connection.tokenSource, variables: connection.tokenVariables,
                 enterpriseHost: connection.tokenVariables.contains("GH_TOKEN") ? nil : connection.apiRoot.host),
-            redactor: redactor, io: maskedIO)
+            redactor: redactor, io: io)
     }
 }

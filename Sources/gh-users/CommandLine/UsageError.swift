@@ -1,9 +1,10 @@
 import AtomicCore
+import AtomicLogger
 import Domain
 
 /// Bad input caught before any request: exit 64 with `Error:`, `Usage:` and a pointer to the help.
 struct UsageError: Error, Sendable, Equatable {
-    let message: String
+    private(set) var message: String
     /// The command whose usage to show; nil for problems before a command was known.
     let commandName: String?
     let usage: String?
@@ -14,6 +15,13 @@ struct UsageError: Error, Sendable, Equatable {
         self.message = message
         self.commandName = command?.name
         self.usage = command?.usage
+    }
+
+    /// The same error, its message showing none of `redactor`'s secrets.
+    func masking(with redactor: Redactor) -> UsageError {
+        var masked = self
+        masked.message = redactor.redact(message)
+        return masked
     }
 
     /// An environment variable's value gh-users cannot take: `gh-users help environment` says what each takes.
