@@ -216,6 +216,21 @@ struct OwnedFileLinkTests {
         } throws: { error in
             (error as? UsageError)?.message.hasSuffix("(this one comes from XDG_CACHE_HOME)") == true
         }
+        // Nor a cache folder another user made there, which they could move the store out of, away from `cache
+        // clear` (helper-353's P-3: it was used, saying nothing); the runner's own folder there is used.
+        let theirs = shared + "/gh-users"
+        try FileManager.default.createDirectory(atPath: theirs, withIntermediateDirectories: true)
+        #expect(chown(theirs, 65_534, 65_534) == 0 && chmod(theirs, 0o777) == 0)
+        for (cacheDir, xdg) in [(nil, shared), (theirs, "")] {
+            #expect {
+                try CacheLocation.resolve(cacheDir: cacheDir, environment: ["XDG_CACHE_HOME": xdg])
+            } throws: { error in
+                (error as? UsageError)?.message.hasPrefix(
+                    "the cache folder '\(theirs)' was made by another user in a folder anyone may write to") == true
+            }
+        }
+        #expect(chown(theirs, geteuid(), getegid()) == 0)
+        #expect(try CacheLocation.resolve(cacheDir: nil, environment: ["XDG_CACHE_HOME": shared]).directory != nil)
         #expect(lchown(shared + "/planted.json", 65_533, 65_533) == 0)
         #expect(file(shared + "/planted.json").untrustedLink == nil, "the folder owner's link")
         // Without the sticky bit anyone may have put any link there: the folder owner's is refused too.

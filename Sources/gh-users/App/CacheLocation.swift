@@ -1,4 +1,5 @@
 import AtomicCore
+import Data
 import Foundation
 
 /// Where the response cache lives and how large it may grow, from flags and the environment, without side effects.
@@ -29,11 +30,19 @@ struct CacheLocation: Sendable, Equatable {
             source = "HOME"
         }
         // A folder reached through a link another user made in a shared folder (`/tmp`) is refused, as `--state`
-        // and `--output` refuse one: gh-users would otherwise fill a folder of their choosing.
-        if let directory, let link = OwnedFile.resolve(directory.path).untrustedLink {
+        // and `--output` refuse one: gh-users would otherwise fill a folder of their choosing. So is such a folder
+        // itself, the store's way in: its maker could move the store away from `cache clear` (helper-353's P-3).
+        let store = directory?.appendingPathComponent(DiskResponseCache.storeName).path
+        if let directory, let link = store.flatMap({ OwnedFile.resolve($0).untrustedLink }) {
+            let shown = TerminalSanitizer.quotedPath(directory.path)
+            let theirs = link == directory.path && FileDescriptorIO.readLink(link) == nil
             throw UsageError(
-                message: "the cache folder \(TerminalSanitizer.quotedPath(directory.path)) is reached through the "
-                    + "\(SharedFolder.refused(link)). Nothing was read or changed: give --cache-dir another folder"
+                message: "the cache folder \(shown) "
+                    + (theirs
+                        ? "was made by another user in a folder anyone may write to: gh-users keeps nothing there, "
+                            + "as it goes through no folder of theirs there"
+                        : "is reached through the \(SharedFolder.refused(link))")
+                    + ". Nothing was read or changed: give --cache-dir another folder"
                     + (source == "--cache-dir" ? "" : " (this one comes from \(source))"),
                 command: nil)
         }
