@@ -249,6 +249,42 @@ struct AccessReadingTests {
         #expect(hidden.contains(#""affiliation":null,"#) && hidden.hasSuffix(#""two_factor":null}"#))
     }
 
+    /// An answer without `viewer` does not say whose token it is, so not that the members listed are all of them:
+    /// someone with a repository's grant alone may be a member who hides it, null, never `outside` (mutation
+    /// round 10, M10-1002).
+    @Test func withoutAViewerTheUnlistedStayUnknown() async throws {
+        let world = AccessWorld(
+            organization: "octo-org", members: [AccessBodies.Member("octocat", 1, "ADMIN", twoFactor: true)],
+            collaborators: [
+                "docs": [
+                    AccessBodies.Collaborator(
+                        "direct", 4, "WRITE", [AccessBodies.Source("Repository", "octo-org/docs", "WRITE")])
+                ]
+            ])
+        let stub = StubTransport()
+        stub.answerEvery { request, _ in
+            var answer = world.answer(request)
+            let text = String(decoding: answer.body, as: UTF8.self)
+            answer.body = Data(
+                text.replacing(#""viewer":{"login":"octocat","databaseId":1}"#, with: #""viewer":null"#).utf8)
+            return answer
+        }
+        let (sink, _) = try await Self.read(stub)
+        #expect(sink.records.map(\.login) == ["direct"])
+        #expect(sink.records.first?.affiliation == nil)
+    }
+
+    /// GitHub spells an organization's name its own way (`GoogleCloudPlatform/x` for `access googlecloudplatform
+    /// --repo x`): the repository is still the organization's, read, not missing (mutation round 10, M10-1004).
+    @Test func aNameSpeltInAnotherCaseIsStillTheOrganizations() async throws {
+        let world = AccessWorld(organization: "Octo-Org", members: [], collaborators: ["a": [Self.person(1)]])
+        let stub = StubTransport()
+        stub.answerEvery { request, _ in world.answer(request) }
+        let (sink, summary) = try await Self.read(stub, only: ["a"])
+        #expect(summary.missing.isEmpty)
+        #expect(sink.records.map(\.repository) == ["Octo-Org/a"])
+    }
+
     /// A source's role name, where GitHub gives one, says triage or maintain where its permission says read or
     /// write; a built-in role's name is lower case whatever its case, a custom role's is kept as it was named, and
     /// without a role name the permission is said in lower case.
