@@ -280,4 +280,44 @@ struct BlockedRepositoryTests {
         }
         #expect(message == phrase)
     }
+
+    /// A reason of 40 characters is said whole; one of 41 is cut to 39 and "…" (mutation round 10, M10-506,
+    /// M10-510).
+    @Test func aReasonIsSaidWholeUpToFortyCharacters() {
+        for (reason, said) in [
+            (String(repeating: "r", count: 40), String(repeating: "r", count: 40)),
+            (String(repeating: "r", count: 41), String(repeating: "r", count: 39) + "…"),
+        ] {
+            let body = #"{"message":"Repository access blocked","block":{"reason":""# + reason + #""}}"#
+            guard case .server(451, let message, _)? = Self.mapped(451, body) else {
+                Issue.record("not a server answer")
+                continue
+            }
+            #expect(message.hasPrefix("Repository access blocked (" + said + "); GitHub blocks"), "\(message)")
+        }
+    }
+}
+
+/// A retried answer's `Retry-After`: a wait of none is not asked for, and an HTTP-date's fraction of a second
+/// is rounded up (mutation round 10, M10-507, M10-509).
+struct RetriedAnswerTests {
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    static func said(retryAfter: String, now: Date) -> String {
+        var response = HTTPResponse(
+            status: 503, headers: HTTPHeaders([(name: "Retry-After", value: retryAfter)]),
+            url: URL(string: "https://api.github.com/users/octocat")!)
+        response.attempts = 4
+        return ErrorMapping.retried(response, limit: RateLimitInfo(response, now: now))
+    }
+
+    @Test func aRetryAfterOfZeroAsksForNothing() {
+        #expect(!Self.said(retryAfter: "0", now: Self.now).contains("asks for"))
+        #expect(Self.said(retryAfter: "1", now: Self.now).contains("; GitHub asks for 1 s before another"))
+    }
+
+    @Test func anHTTPDatesFractionOfASecondIsRoundedUp() {
+        let said = Self.said(retryAfter: "Fri, 15 Jan 2027 08:00:00 GMT", now: Self.now.addingTimeInterval(-29.2))
+        #expect(said.hasSuffix("; GitHub asks for 30 s before another (Retry-After)"), "\(said)")
+    }
 }

@@ -165,6 +165,30 @@ struct GraphQLUserRebuildTests {
         let dto = try JSONDecoder().decode(GraphQLUserDTO.self, from: Data(octocatOwner.utf8))
         #expect(GraphQLUserRebuild.user(dto, asked: login("monalisa")) == nil)
     }
+
+    /// Only a `.ghe.com` subdomain is GitHub Enterprise Cloud's: a host that merely ends in "ghe.com" is a
+    /// server's own (mutation round 10, M10-706).
+    @Test func aHostEndingInGheDotComWithoutItsDotIsAServersOwn() {
+        #expect(GraphQLUserRebuild.restRoot(forProfile: "https://myghe.com/u") == "https://myghe.com/api/v3")
+    }
+
+    /// A profile address that is no web page (another scheme) names no REST root, on github.com's host too
+    /// (mutation round 10, M10-708).
+    @Test func aProfileOfAnotherSchemeNamesNoRESTRoot() {
+        #expect(GraphQLUserRebuild.restRoot(forProfile: "ftp://github.com/u") == nil)
+        #expect(GraphQLUserRebuild.restRoot(forProfile: "HTTPS://github.com/u") == "https://api.github.com")
+    }
+
+    /// A list's member that is a site administrator stays one in REST's `site_admin` (mutation round 10, M10-710).
+    @Test func aSiteAdministratorNodeIsRebuiltAsOne() throws {
+        let node = try JSONDecoder().decode(
+            GraphQLAccountNodeDTO.self,
+            from: Data(
+                (#"{"databaseId":9,"id":"U_9","login":"nine","url":"https://github.com/nine","#
+                    + #""avatarUrl":"https://a/9","isSiteAdmin":true}"#).utf8))
+        let user = try #require(node.simpleUser)
+        #expect(user.members.first { $0.key == "site_admin" }?.value == .bool(true))
+    }
 }
 
 struct GraphQLProfileResponseTests {

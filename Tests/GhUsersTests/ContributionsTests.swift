@@ -186,6 +186,27 @@ struct ContributionsHeatmapTests {
         let lines = heatmap(weekdayCalendar("2026-01-01", "2026-01-13"), width: 80, color: false, now: "2026-06-01")
         #expect(lines[11] == "Streak at 2026-01-13: 2 days")
     }
+
+    /// The legend stands under the map's labels when it fits exactly (4 + 19 = 23 columns)
+    /// (mutation round 10, M10-302).
+    @Test func aLegendThatJustFitsStandsUnderTheLabels() {
+        let lines = heatmap(year, width: 23, color: false, now: "2026-10-31")
+        #expect(lines[8] == "    Less · ░ ▒ ▓ █ More")
+    }
+
+    /// A month's name that ends exactly at the width is drawn: October starts in the second-to-last of 10 weeks
+    /// shown at 23 columns (mutation round 10, M10-305).
+    @Test func aMonthNameEndingAtTheWidthIsDrawn() {
+        let lines = heatmap(weekdayCalendar("2026-01-04", "2026-10-17"), width: 23, color: false, now: "2026-10-17")
+        #expect(lines[0] == "    Aug     Sep     Oct")
+    }
+
+    /// A span that ended yesterday still has a current streak: today may have none so far
+    /// (mutation round 10, M10-304).
+    @Test func aSpanThatEndedYesterdayHasACurrentStreak() {
+        let lines = heatmap(year, width: 80, color: false, now: "2026-11-01")
+        #expect(lines.contains { $0.hasPrefix("Current streak:") }, "\(lines)")
+    }
 }
 
 struct ContributionsRecordsTests {

@@ -145,6 +145,20 @@ struct PeopleSnapshotTests {
             )
             .isSameList(as: now))
     }
+
+    /// An invitation's address is a name up to 254 bytes and no further; an address is a name only where the list
+    /// names people by address, never as a follower's or member's login (mutation round 10, M10-104, M10-105).
+    @Test func anAddressIsANameOnlyInAnInvitationAndUpTo254Bytes() {
+        let local = "@example.com"
+        let longest = String(repeating: "a", count: ListChange.maximumAddressLength - local.utf8.count) + local
+        #expect(longest.utf8.count == 254)
+        #expect(ListChange.loginProblem(longest, orAddress: true) == nil)
+        #expect(
+            ListChange.loginProblem("a" + longest, orAddress: true)
+                == "an email address of 255 bytes, longer than the 254 an address may be")
+        #expect(ListChange.loginProblem("a@b.c", orAddress: true) == nil)
+        #expect(ListChange.loginProblem("a@b.c")?.hasPrefix("a login of 5 bytes") == true)
+    }
 }
 
 /// How a record is read as a person, and which lists a run reads.

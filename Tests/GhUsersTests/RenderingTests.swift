@@ -262,6 +262,29 @@ struct ShowRendererTests {
         let onTerminal = ShowUsersRenderer.profile(profile, context: context(.table, tty: true))
         #expect(onTerminal.contains(sent == "garbage" ? "  Joined  garbage\n" : "years ago\n"), "\(onTerminal)")
     }
+
+    /// A company GitHub sends as "" is no row, as one it does not send is none (mutation round 10, M10-404).
+    @Test func anEmptyCompanyIsNoRow() {
+        var profile = user(1, "octocat")
+        profile.company = ""
+        #expect(!ShowUsersRenderer.profile(profile, context: context(.table)).contains("Company"))
+    }
+
+    /// A long name takes up to half the width beside the login: 60 characters at 80 columns are cut to 40
+    /// (mutation round 10, M10-402).
+    @Test func aLongNameIsCutToHalfTheWidth() {
+        let profile = user(1, "octocat", name: String(repeating: "n", count: 60))
+        let text = ShowUsersRenderer.profile(profile, context: context(.table, width: 80))
+        let title = text.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(title == String(repeating: "n", count: 39) + "… (octocat)", "\(text)")
+    }
+
+    /// A width narrower than 20 columns is drawn at 20, the narrowest a table is drawn at
+    /// (mutation round 10, M10-905).
+    @Test func aNarrowTerminalIsDrawnAtTwentyColumns() {
+        let resolved = RenderContext.resolve(requested: nil, isTTY: true, colorEnabled: false, width: 5, now: now)
+        #expect(resolved.width == 20)
+    }
 }
 
 extension ShowUsersRenderer {

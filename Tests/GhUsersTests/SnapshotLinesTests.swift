@@ -183,4 +183,12 @@ struct SnapshotLinesTests {
         #expect(read != nil)
         #expect(read == Self.decoded(bytes, as: FollowSnapshot.Fields.self))
     }
+
+    /// Two snapshots one after the other in one file are no snapshot, as `JSONDecoder` refuses them: the line
+    /// reader must not stop at the first one's end (mutation round 10, M10-803).
+    @Test func twoSnapshotsInOneFileAreNone() {
+        let twice = Self.people.encoded + Self.people.encoded
+        #expect(Self.decoded(twice, as: PeopleSnapshot.Fields.self) == nil)
+        #expect(Self.linesOfPeople(twice) == nil)
+    }
 }
