@@ -13,7 +13,7 @@ struct ConnectionSettings: Sendable, Equatable {
     /// Where the token came from (`GH_TOKEN`, `the token file`), for a message that asks to check it.
     var tokenSource: String?
     /// The variables a token is looked for in, in order: a message asking for one names them.
-    var tokenVariables: [String] = ["GH_TOKEN", "GITHUB_TOKEN"]
+    var tokenVariables = dotcomVariables
     /// A token variable that is set but not sent: a github.com one where the API root is a GitHub Enterprise host,
     /// or an enterprise one where it is github.com (GH_HOST forgotten); a warning names it (nil when none is set,
     /// or a token was found).
@@ -43,8 +43,8 @@ struct ConnectionSettings: Sendable, Equatable {
         if token == nil {
             // A ghe.com host reads github.com's variables, as gh's `IsTenancy` does: an enterprise one is unsent.
             let dotcom = OriginPolicy.isGitHubCom(url.host ?? "") || OriginPolicy.isTenancy(url.host ?? "")
-            let enterprise = dotcom ? ["GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN"] : []
-            settings.unsentTokenVariable = (["GH_TOKEN", "GITHUB_TOKEN"] + enterprise).first { name in
+            let enterprise = dotcom ? enterpriseVariables : []
+            settings.unsentTokenVariable = (dotcomVariables + enterprise).first { name in
                 !variables.contains(name)
                     && !(environment[name].map(tokenText) ?? "").isEmpty
             }
@@ -57,7 +57,7 @@ struct ConnectionSettings: Sendable, Equatable {
     /// Every token the run could hold, sent or not: each token variable's value and the token file's. Masked in
     /// every message, since a setting may echo one pasted in the wrong place (GH_HOST, GH_USERS_LOG_LEVEL).
     static func secrets(environment: [String: String], tokenFileContents: String? = nil) -> [String] {
-        let names = ["GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN"]
+        let names = dotcomVariables + enterpriseVariables
         var seen = Set<String>()
         return ([tokenFileContents].compactMap { $0 } + names.compactMap { environment[$0] }).map(tokenText)
             .filter { !$0.isEmpty && seen.insert($0).inserted }
@@ -302,12 +302,13 @@ struct ConnectionSettings: Sendable, Equatable {
     /// sent a github.com token (`GH_HOST` exported for gh would have sent it there). A server on this machine (the
     /// stand-in, a test's) takes either kind, the enterprise ones first.
     static func tokenVariables(for url: URL) -> [String] {
-        let dotcom = ["GH_TOKEN", "GITHUB_TOKEN"]
-        let enterprise = ["GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN"]
         let host = OriginPolicy.bareHost(url.host ?? "")
-        if OriginPolicy.isGitHubCom(host) || OriginPolicy.isTenancy(host) { return dotcom }
-        return OriginPolicy.isLoopback(host: host) ? enterprise + dotcom : enterprise
+        if OriginPolicy.isGitHubCom(host) || OriginPolicy.isTenancy(host) { return dotcomVariables }
+        return OriginPolicy.isLoopback(host: host) ? enterpriseVariables + dotcomVariables : enterpriseVariables
     }
+
+    static let dotcomVariables = ["GH_TOKEN", "GITHUB_TOKEN"]
+    static let enterpriseVariables = ["GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN"]
 
     /// The token, and where it came from.
     private static func token(
