@@ -258,7 +258,7 @@ package final class DiskResponseCache: Sendable {
 
     /// Removes every entry and orphaned temporary file in the store, and nothing else anywhere; returns what there
     /// was. A temporary file younger than `orphanAge` is another run's write under way, which renames it into place
-    /// in a moment: it is left to that run, which would otherwise fail to store its answer. A store of the user's
+    /// in a moment: it is left to that run, which would otherwise fail to store its answer, and counted. A store of the user's
     /// own whose marker is missing, damaged or of another version is marked again first, so `cache clear` is
     /// always the way out of a broken store.
     package func clear() throws(DomainError) -> CacheSummary {
@@ -274,10 +274,14 @@ package final class DiskResponseCache: Sendable {
         let clock = fileSystemNow(descriptor)
         let before = summary(of: scan(descriptor, sweepingOrphans: false, fileSystemNow: clock))
         let cutoff = min(now(), clock ?? now()).addingTimeInterval(-DiskResponseCache.orphanAge)
-        for name in FileInfo.names(in: descriptor)
-        where name.hasSuffix(DiskResponseCache.entrySuffix)
-            || (name.hasPrefix(DiskResponseCache.temporaryPrefix) && !isWriteUnderWay(name, in: descriptor, cutoff))
-        {
+        var cleared = before
+        for name in FileInfo.names(in: descriptor) {
+            let temporary = name.hasPrefix(DiskResponseCache.temporaryPrefix)
+            guard temporary || name.hasSuffix(DiskResponseCache.entrySuffix) else { continue }
+            if temporary, isWriteUnderWay(name, in: descriptor, cutoff) {
+                cleared.writesUnderWay += 1
+                continue
+            }
             if unlinkat(descriptor, name, 0) != 0, errno != ENOENT, errno != EISDIR {
                 let path = storeDirectory.appendingPathComponent(name).path
                 throw DomainError.cacheUnavailable(
@@ -285,7 +289,7 @@ package final class DiskResponseCache: Sendable {
             }
         }
         sizeEstimate.reset()
-        return before
+        return cleared
     }
 
 }

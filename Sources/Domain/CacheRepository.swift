@@ -10,6 +10,9 @@ package struct CacheSummary: Sendable, Equatable {
     /// Why no answer could be stored at `path`, when there is no store yet and none can be made there (a
     /// read-only or immutable folder): the cache is empty, and every run goes without it.
     package let cannotStore: String?
+    /// Temporary files younger than that, which `cache clear` leaves: a write under way renames its file into
+    /// place in a moment. One a run killed just now is removed once it is old enough.
+    package var writesUnderWay = 0
 
     package init(
         path: String, entries: Int, bytes: Int64, limitBytes: Int64, orphanedTemporaryFiles: Int = 0,

@@ -57,6 +57,7 @@ struct CacheWritesUnderWayTests {
         let removed = try cache.clear()
         #expect(removed.entries == 1)
         #expect(removed.orphanedTemporaryFiles == 1)
+        #expect(removed.writesUnderWay == 1)
         #expect(
             try FileManager.default.contentsOfDirectory(atPath: store.path).sorted()
                 == [".tmp-other-1-1", "CACHEDIR.TAG"])

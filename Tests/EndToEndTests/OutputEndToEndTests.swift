@@ -287,20 +287,27 @@ struct OutputEndToEndTests {
     }
 
     /// The temporary file of a write interrupted an hour ago goes with the entries, and stderr says so, as `cache
-    /// info` counts it (helper-231: before, it went without a word).
-    @Test func cacheClearSaysItRemovedOrphanedTemporaryFiles() async throws {
+    /// info` counts it (helper-231: before, it went without a word). One written a minute ago may be another run's
+    /// write under way: it is kept, and said (helper-353's P-4: before, a clear left it without a word).
+    @Test func cacheClearSaysWhichTemporaryFilesItRemovedAndKept() async throws {
         try await withFolder { folder in
             let store = try unmarkedStore(in: folder, mode: 0o700)
-            let orphan = store.appendingPathComponent(".tmp-a-1-2")
-            try Data("cut".utf8).write(to: orphan)
-            try FileManager.default.setAttributes(
-                [.modificationDate: Date().addingTimeInterval(-3_600)], ofItemAtPath: orphan.path)
+            for (name, age) in [(".tmp-a-1-2", 3_600.0), (".tmp-b-3-4", 60.0)] {
+                let file = store.appendingPathComponent(name)
+                try Data("cut".utf8).write(to: file)
+                try FileManager.default.setAttributes(
+                    [.modificationDate: Date().addingTimeInterval(-age)], ofItemAtPath: file.path)
+            }
             let cleared = try await BinaryRunner.run(["cache", "clear", "--cache-dir", folder.path])
             #expect(cleared.status == 0, "\(cleared.stderr)")
             #expect(
                 cleared.stderr.hasSuffix(
-                    "Removed 1 entry (3 B) and 1 orphaned temporary file from '\(store.path)'\n"), "\(cleared.stderr)")
-            #expect(try FileManager.default.contentsOfDirectory(atPath: store.path) == ["CACHEDIR.TAG"])
+                    "Removed 1 entry (3 B) and 1 orphaned temporary file from '\(store.path)'\n"
+                        + "Kept 1 temporary file younger than 5 minutes: a write another run has under way (or a "
+                        + "killed run's, which a run removes once it is 5 minutes old)\n"), "\(cleared.stderr)")
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: store.path).sorted()
+                    == [".tmp-b-3-4", "CACHEDIR.TAG"])
         }
     }
 

@@ -27,7 +27,8 @@ struct CacheCommand: LocalCommand, NestingCommand {
             answer (HTTP 304) costs a token no rate limit; a search, which GitHub sends uncached, is asked
             again. cache info prints the cache's path, entries and size (with --json: path, entries, size_bytes,
             limit_bytes and orphaned_temporary_files), and warns when no cache can be made or written there;
-            cache clear removes every entry and the temporary files of interrupted writes (stderr says how many;
+            cache clear removes every entry and the temporary files of interrupted writes, but keeps one younger
+            than 5 minutes, another run's write under way (stderr says how many of each;
             with --json, or --format ndjson, csv or tsv, stdout gets path, removed_entries and removed_bytes), and
             repairs a store of yours whose CACHEDIR.TAG is missing, damaged or of another gh-users version. The
             size is bounded by GH_USERS_CACHE_SIZE (default 100MB); the entries GitHub least recently sent or
@@ -148,6 +149,14 @@ extension CacheOptions {
                         + (orphans > 0 ? " and \(Counted.text(orphans, "orphaned temporary file"))" : "")
                         + " from \(TerminalSanitizer.quotedPath(removed.path))\n"
                 )
+                // A write under way is left to its run, said so that a file still there after a clear is not
+                // taken for one it missed (helper-353's P-4).
+                if removed.writesUnderWay > 0 {
+                    io.writeErr(
+                        "Kept \(Counted.text(removed.writesUnderWay, "temporary file")) younger than 5 minutes: "
+                            + "a write another run has under way (or a killed run's, which a run removes once it is "
+                            + "5 minutes old)\n")
+                }
                 // Asked for a format (`--json`), a script gets what was removed as a record; else stdout stays
                 // empty, as it always was.
                 if context.common.format != nil, context.command.render.format != .table {
