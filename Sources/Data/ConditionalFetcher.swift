@@ -12,6 +12,9 @@ package enum CacheMode: Sendable, Equatable {
     case disabled
     /// `--offline`: answer from the cache only, never the network.
     case offline
+    /// `--changes`: as `readWrite`, but only what GitHub answers now is an answer. A network failure fails the
+    /// run, where `readWrite` answers from the copy: a snapshot joining pages of two ages reports phantom changes.
+    case confirmed
 }
 
 /// The cache a repository uses, and how.
@@ -68,6 +71,7 @@ struct ConditionalFetcher: Sendable {
         _ url: URL, endpoint: String, cacheable: Bool = true, revalidates: Bool = true, fallsBack: Bool = true,
         accept: String? = nil, onHead: HeadObserver? = nil
     ) async throws(DomainError) -> Fetched {
+        let fallsBack = fallsBack && settings.mode != .confirmed
         let store = settings.mode == .disabled || !cacheable ? nil : settings.store
         // With no store (--no-cache, /rate_limit) there is nothing to key, so no hashing either.
         let variant = url.absoluteString + (accept.map { "\nAccept: " + $0 } ?? "")

@@ -192,6 +192,27 @@ extension ConditionalFetcherTests {
         #expect(offline.unconfirmedCopy?.offline == true)
     }
 
+    /// `.confirmed` (a `--changes` run) keeps and revalidates answers as `.readWrite` does, but a network failure
+    /// is the run's failure: the copy is never an answer, so nothing is noted and no `--offline` is advised.
+    @Test func aConfirmedRunFailsWhereTheNetworkIsDownThoughACopyIsCached() async throws {
+        let (cache, stub) = cacheAndFirstAnswer()
+        defer { try? FileManager.default.removeItem(at: cache.directory) }
+        stub.stub(Self.firstURL, status: 304, body: "")
+        stub.fail(Self.firstURL, with: .cannotConnect("refused"))
+        let confirmed = repository(stub, cache: cache, mode: .confirmed)
+        for _ in 0..<2 { #expect(try await firstPage(confirmed).items.map(\.login) == ["a", "b"]) }
+        #expect(stub.received[1].headers["If-None-Match"] == "W/\"v1\"")
+        #expect(confirmed.unconfirmedCopy == nil)
+        let down = repository(stub, cache: cache, mode: .confirmed)
+        let failure = await #expect(throws: DomainError.self) { try await firstPage(down) }
+        guard case .network(_, let advice, _) = failure else {
+            Issue.record("not a network error: \(String(describing: failure))")
+            return
+        }
+        #expect(!advice.contains(.cachedCopy(endpoint: "GET /users?since=0&per_page=2")))
+        #expect(down.unconfirmedCopy == nil)
+    }
+
     /// A 304 whose strong ETag is not the one sent confirms another representation (RFC 9111 §4.3.4): the stored
     /// body is not answered; the request is asked again without validators, once, and its 200 stored.
     @Test func a304ForAnotherStrongETagIsAskedAgainWithoutValidators() async throws {

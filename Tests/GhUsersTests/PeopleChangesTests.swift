@@ -1053,7 +1053,7 @@ struct PeopleSnapshotRecordTests {
         let outcome = await PeopleSnapshotFile(path: folder("c.json")).record(
             snapshot, problem: nil, listed: "collaborators octocat/Hello-World", count: 1,
             changes: [ListChange(kind: .added, id: 1, login: "octocat", role: "admin")],
-            roles: true, unconfirmed: nil, command: context)
+            roles: true, command: context)
         #expect(outcome == .setupFailed)
         #expect(
             err.text.hasPrefix("gh-users: the reader of stdout went away before it took every change"), "\(err.text)")

@@ -51,7 +51,7 @@ struct SnapshotReaderTests {
         let outcome = await file.record(
             snapshot, problem: nil, listed: "collaborators octocat/Hello-World", count: 1,
             changes: changes ?? self.changes,
-            roles: true, unconfirmed: nil, command: context)
+            roles: true, command: context)
         return (outcome, err.text)
     }
 

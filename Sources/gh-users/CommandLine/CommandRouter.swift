@@ -53,7 +53,11 @@ struct CommandRouter: Sendable {
                 }
             // A bad option value is said once the command has checked its arguments, which come first.
             if let error = parsed.readError { throw error }
-            return .run(Invocation(name: spec.name, run: run, common: parsed.common))
+            var common = parsed.common
+            // A snapshot records GitHub's list as it is now: with the network down, the run fails at once rather
+            // than reading every page from the cache to compare none of them.
+            if ChangesOption.isGiven(parsed), common.cacheMode == .readWrite { common.cacheMode = .confirmed }
+            return .run(Invocation(name: spec.name, run: run, common: common))
         } catch {
             return .usageError(error)
         }

@@ -53,7 +53,7 @@ enum HelpTopics {
                 "0",
                 "success, including an empty result, --help and --version, and an answer from the cache when the "
                     + "network could not be reached (with a warning that dates it; 1 where it joins answers GitHub "
-                    + "gave now: a list paged by page number, star-history's totals; and 1 for --changes)"
+                    + "gave now: a list paged by page number, star-history's totals; --changes never answers from it)"
             ),
             (
                 "1",

@@ -363,9 +363,7 @@ extension AccessCommand {
         let words = snapshot.description
         if let stopped = await file.record(
             snapshot, problem: snapshot.problem, listed: words, count: snapshot.count, noun: "record",
-            changes: changes, columns: AccessChange.columns(for: context.render.format),
-            unconfirmed: github.unconfirmedCopy,
-            command: context)
+            changes: changes, columns: AccessChange.columns(for: context.render.format), command: context)
         {
             return stopped
         }

@@ -275,8 +275,7 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
         let words = subject.description
         if let stopped = await file.record(
             snapshot, problem: snapshot.problem, listed: words, count: people.count, changes: changes,
-            roles: key.hasRoles(options), addresses: key.fallbackName != nil, unconfirmed: github.unconfirmedCopy,
-            command: context)
+            roles: key.hasRoles(options), addresses: key.fallbackName != nil, command: context)
         {
             return stopped
         }

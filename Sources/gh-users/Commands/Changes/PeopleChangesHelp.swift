@@ -18,8 +18,8 @@ extension PeopleChangeKey {
             which list it is); the first run only records it and says so. It reads the whole list as GitHub
             has it now (--all is implied; --limit, --full and --offline cannot be used with it). A run that
             stops before its changes are all written and read (a failed request, a refusal, a rate limit,
-            Ctrl-C, a full stdout, a reader that left or took nothing for 5 seconds, an answer taken from the
-            cache because the network could not be reached: said, exit status 1) leaves FILE as it was, so
+            Ctrl-C, a full stdout, a reader that left or took nothing for 5 seconds, a network that cannot be
+            reached, where --changes never answers from the cache: said, exit status 1) leaves FILE as it was, so
             the next run reports them again; so does a login GitHub cannot issue\(key.shrinksWhole ? """
             . GitHub lists invitations to the organization's owners alone and they expire after 7 days, so
             a list that came back empty, or far short of FILE, is recorded as it is, unless it ends at a

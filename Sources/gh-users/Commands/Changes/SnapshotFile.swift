@@ -146,12 +146,6 @@ extension SnapshotFile {
         return AppendedOutputCheck.continuedFileRefusal(file, appendedTo: path)
     }
 
-    /// Why a run that took `copy` from the cache compared nothing.
-    static func unconfirmed(_ copy: UnconfirmedCopy, listed words: String) -> String {
-        "gh-users: \(copy.said), so the list of \(words) was not compared or recorded: a snapshot records "
-            + "GitHub's list as it is now, never a copy older than the rest; run again once GitHub can be reached.\n"
-    }
-
     /// The line that ends a run which leaves the file as it was; a first run's file was never made.
     var untouched: String {
         // Followed, as the run writes: a link to nothing holds no snapshot either.
@@ -170,30 +164,21 @@ extension SnapshotFile {
     /// nil when the file was replaced: the caller says what it has to say and succeeds.
     func record(
         _ snapshot: Contents, problem: FileContentProblem?, listed words: String, count: Int,
-        changes: [ListChange], roles: Bool, addresses: Bool = false, unconfirmed: UnconfirmedCopy?,
-        command: CommandContext
+        changes: [ListChange], roles: Bool, addresses: Bool = false, command: CommandContext
     ) async -> CommandOutcome? {
         await record(
             snapshot, problem: problem, listed: words, count: count, changes: changes,
-            columns: ListChange.columns(command.render, roles: roles, addresses: addresses), unconfirmed: unconfirmed,
-            command: command)
+            columns: ListChange.columns(command.render, roles: roles, addresses: addresses), command: command)
     }
 
-    /// `record` for changes of any kind, written through `columns`; `noun` is what the snapshot counts. A run
-    /// that took an answer from the cache without the network confirming it (`unconfirmed`, the repository's
-    /// `unconfirmedCopy`) records nothing: the snapshot would join pages of different ages, and report phantom
-    /// changes.
+    /// `record` for changes of any kind, written through `columns`; `noun` is what the snapshot counts. Every
+    /// answer it records is GitHub's now: a `--changes` run never answers from the cache (`CacheMode.confirmed`).
     func record<Change: JSONRecord>(
         _ snapshot: Contents, problem: FileContentProblem?, listed words: String, count: Int,
         noun: String = "account", changes: some Collection<Change>, columns: [Column<Change>],
-        unconfirmed: UnconfirmedCopy?,
         command: CommandContext
     ) async -> CommandOutcome? {
         let io = command.io
-        if let copy = unconfirmed {
-            io.writeErr(Self.unconfirmed(copy, listed: words) + untouched)
-            return .setupFailed
-        }
         if let problem {
             io.writeErr(
                 "gh-users: GitHub's list of \(words) \(problem.detail), which a snapshot cannot record, so nothing "

@@ -129,7 +129,7 @@ struct FollowerChangesCoordinator {
         let changes = previous.map { ListChange.between($0.accounts, accounts) } ?? []
         if let stopped = await file.record(
             snapshot, problem: snapshot.problem, listed: subject.command, count: accounts.count, changes: changes,
-            roles: false, unconfirmed: github.unconfirmedCopy, command: command)
+            roles: false, command: command)
         {
             return stopped
         }
