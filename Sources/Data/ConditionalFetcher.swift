@@ -12,19 +12,21 @@ package enum CacheMode: Sendable, Equatable {
     case disabled
     /// `--offline`: answer from the cache only, never the network.
     case offline
-    /// `--changes`: as `readWrite`, but only what GitHub answers now is an answer. A network failure fails the
-    /// run, where `readWrite` answers from the copy: a snapshot joining pages of two ages reports phantom changes.
-    case confirmed
 }
 
 /// The cache a repository uses, and how.
 package struct CacheSettings: Sendable {
     package let store: DiskResponseCache?
     package let mode: CacheMode
+    /// Whether a copy may answer where the network cannot be reached (and be advised, for `--offline`, where
+    /// there is none to answer): not for `--changes`, whose snapshot records GitHub's list as it is now. A
+    /// copy joined to pages GitHub gave now reports phantom changes.
+    package let copiesAnswer: Bool
 
-    package init(store: DiskResponseCache?, mode: CacheMode) {
+    package init(store: DiskResponseCache?, mode: CacheMode, copiesAnswer: Bool = true) {
         self.store = store
         self.mode = mode
+        self.copiesAnswer = copiesAnswer
     }
 
     package static let disabled = CacheSettings(store: nil, mode: .disabled)
@@ -71,7 +73,7 @@ struct ConditionalFetcher: Sendable {
         _ url: URL, endpoint: String, cacheable: Bool = true, revalidates: Bool = true, fallsBack: Bool = true,
         accept: String? = nil, onHead: HeadObserver? = nil
     ) async throws(DomainError) -> Fetched {
-        let fallsBack = fallsBack && settings.mode != .confirmed
+        let fallsBack = fallsBack && settings.copiesAnswer
         let store = settings.mode == .disabled || !cacheable ? nil : settings.store
         // With no store (--no-cache, /rate_limit) there is nothing to key, so no hashing either.
         let variant = url.absoluteString + (accept.map { "\nAccept: " + $0 } ?? "")

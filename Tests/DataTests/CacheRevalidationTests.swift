@@ -192,18 +192,18 @@ extension ConditionalFetcherTests {
         #expect(offline.unconfirmedCopy?.offline == true)
     }
 
-    /// `.confirmed` (a `--changes` run) keeps and revalidates answers as `.readWrite` does, but a network failure
+    /// Without `copiesAnswer` (a `--changes` run), answers are kept and revalidated as ever, but a network failure
     /// is the run's failure: the copy is never an answer, so nothing is noted and no `--offline` is advised.
     @Test func aConfirmedRunFailsWhereTheNetworkIsDownThoughACopyIsCached() async throws {
         let (cache, stub) = cacheAndFirstAnswer()
         defer { try? FileManager.default.removeItem(at: cache.directory) }
         stub.stub(Self.firstURL, status: 304, body: "")
         stub.fail(Self.firstURL, with: .cannotConnect("refused"))
-        let confirmed = repository(stub, cache: cache, mode: .confirmed)
+        let confirmed = repository(stub, cache: cache, copiesAnswer: false)
         for _ in 0..<2 { #expect(try await firstPage(confirmed).items.map(\.login) == ["a", "b"]) }
         #expect(stub.received[1].headers["If-None-Match"] == "W/\"v1\"")
         #expect(confirmed.unconfirmedCopy == nil)
-        let down = repository(stub, cache: cache, mode: .confirmed)
+        let down = repository(stub, cache: cache, copiesAnswer: false)
         let failure = await #expect(throws: DomainError.self) { try await firstPage(down) }
         guard case .network(_, let advice, _) = failure else {
             Issue.record("not a network error: \(String(describing: failure))")

@@ -704,6 +704,7 @@ struct ConditionalFetcherTests {
         _ stub: StubTransport,
         cache: DiskResponseCache?,
         mode: CacheMode = .readWrite,
+        copiesAnswer: Bool = true,
         token: String? = nil,
         logger: Logger = .disabled,
         now: Date = Date(timeIntervalSince1970: 1_700_000_000)
@@ -716,7 +717,7 @@ struct ConditionalFetcherTests {
                 logger: .disabled,
                 retryPolicy: RetryPolicy(maxRetries: 0)
             ),
-            cache: CacheSettings(store: cache, mode: mode),
+            cache: CacheSettings(store: cache, mode: mode, copiesAnswer: copiesAnswer),
             logger: logger,
             now: { now }
         )

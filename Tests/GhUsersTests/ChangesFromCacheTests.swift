@@ -40,8 +40,10 @@ struct ChangesFromCacheTests {
     /// Follower 4 arrived, pushing 2 to page 2, which cannot be reached: its cached copy (3 alone) joined to the
     /// live page 1 (4, 1) would report 2 removed and record it. Before: exit 0, "removed 2", FILE replaced. Then
     /// the copy was read and refused after the whole list: a warning a page, and the refusal. Now the network's
-    /// failure is the run's: no copy is read, and nothing is compared or recorded.
-    @Test func aPageTheNetworkCannotReachFailsTheRunThoughTheCacheHoldsIt() async throws {
+    /// failure is the run's: no copy is read, and nothing is compared or recorded. Under `--no-cache` the error
+    /// advised `--offline`, which `--changes` refuses: no longer.
+    @Test(arguments: [[], ["--no-cache"]])
+    func aPageTheNetworkCannotReachFailsTheRunThoughTheCacheHoldsIt(cacheOptions: [String]) async throws {
         let folder = try Folder()
         defer { folder.remove() }
         let arguments = ["followers", "octocat", "--changes", folder("f.json"), "--format", "tsv"]
@@ -49,7 +51,7 @@ struct ChangesFromCacheTests {
         #expect(first.0 == 0, "\(first.2)")
         let before = try Data(contentsOf: URL(fileURLWithPath: folder("f.json")))
         let (status, out, err) = await run(
-            github([[4, 1], [2, 3]], lostPageTwo: true), arguments, cache: folder("cache"))
+            github([[4, 1], [2, 3]], lostPageTwo: true), arguments + cacheOptions, cache: folder("cache"))
         #expect(status == 1)
         #expect(out.isEmpty)
         #expect(err.hasPrefix("gh-users: network error: "), "\(err)")

@@ -22,6 +22,7 @@ struct AppEnvironment: Sendable {
         let maximumBodyBytes: Int
         let cache: CacheLocation
         let cacheMode: CacheMode
+        let copiesAnswer: Bool
         let logger: Logger
         /// The run's streams, whose stderr masks the token: a rate-limit wait is announced there.
         let io: IOStreams
@@ -147,7 +148,7 @@ extension AppEnvironment {
                 directory: $0, limitBytes: request.cache.limitBytes, maximumBodyBytes: request.maximumBodyBytes,
                 logger: request.logger)
         }
-        let cache = CacheSettings(store: store, mode: request.cacheMode)
+        let cache = CacheSettings(store: store, mode: request.cacheMode, copiesAnswer: request.copiesAnswer)
         return GitHubRepository(client: client, cache: cache, logger: request.logger)
     }
 }

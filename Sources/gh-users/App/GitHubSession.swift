@@ -103,6 +103,7 @@ struct GitHubSession: Sendable {
             maximumBodyBytes: maximumBodyBytes,
             cache: cache,
             cacheMode: common.cacheMode,
+            copiesAnswer: common.copiesAnswer,
             logger: logger,
             io: io
         )

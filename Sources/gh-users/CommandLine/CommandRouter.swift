@@ -56,7 +56,7 @@ struct CommandRouter: Sendable {
             var common = parsed.common
             // A snapshot records GitHub's list as it is now: with the network down, the run fails at once rather
             // than reading every page from the cache to compare none of them.
-            if ChangesOption.isGiven(parsed), common.cacheMode == .readWrite { common.cacheMode = .confirmed }
+            if ChangesOption.isGiven(parsed) { common.copiesAnswer = false }
             return .run(Invocation(name: spec.name, run: run, common: common))
         } catch {
             return .usageError(error)

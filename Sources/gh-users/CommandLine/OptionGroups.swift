@@ -21,6 +21,9 @@ struct CommonOptions: Sendable, Equatable {
     /// a core limit's reset (at most an hour away) is always waited for.
     var maxWait: Double = CommonOptions.defaultMaxWait(waitOnRateLimit: false)
     var cacheMode: CacheMode = .readWrite
+    /// Whether a cached copy may answer where the network cannot be reached (`CacheSettings.copiesAnswer`): not
+    /// for `--changes`, as the router decides.
+    var copiesAnswer = true
     var cacheDirectory: String?
     var logLevel: LogLevel?
     var debug = false

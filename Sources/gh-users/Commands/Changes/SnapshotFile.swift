@@ -172,7 +172,7 @@ extension SnapshotFile {
     }
 
     /// `record` for changes of any kind, written through `columns`; `noun` is what the snapshot counts. Every
-    /// answer it records is GitHub's now: a `--changes` run never answers from the cache (`CacheMode.confirmed`).
+    /// answer it records is GitHub's now: a `--changes` run never answers from the cache (`CacheSettings.copiesAnswer`).
     func record<Change: JSONRecord>(
         _ snapshot: Contents, problem: FileContentProblem?, listed words: String, count: Int,
         noun: String = "account", changes: some Collection<Change>, columns: [Column<Change>],
