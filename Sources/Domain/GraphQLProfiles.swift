@@ -127,6 +127,64 @@ package final class GraphQLProfilesUseCase: @unchecked Sendable {
         return results.map { $0 ?? .failure(.cancelled) }
     }
 
+    /// The profiles of `logins`, each handed to `deliver` in the order asked as soon as it and every one before it
+    /// are in, so that a caller can write each and let it go (`show --via graphql`, which held every profile until
+    /// the last batch came). Batches of the current size go out up to `concurrency` at a time (one refused as too
+    /// large is asked again smaller, within its own logins), and none starts more than `concurrency` batches past
+    /// the one awaited: what is held is that window, however many logins. `deliver` returns false to stop:
+    /// nothing more is asked, and the batches in flight are cancelled.
+    package func execute(_ logins: [Login], deliver: (Result<User, DomainError>) -> Bool) async {
+        // Each batch's logins, as started; `awaited` is the batch `deliver` waits for, and `waiting` holds the
+        // batches answered before it.
+        var batches: [Range<Int>] = []
+        var waiting: [Int: [Result<User, DomainError>]] = [:]
+        var awaited = 0
+        var stopped = false
+        await withTaskGroup(of: (Int, [Result<User, DomainError>]).self) { group in
+            // Takes a batch in, and hands on every result now in order; false once `deliver` says stop.
+            func take(_ index: Int, _ results: [Result<User, DomainError>]) -> Bool {
+                waiting[index] = results
+                while let next = waiting.removeValue(forKey: awaited) {
+                    awaited += 1
+                    for result in next where !deliver(result) {
+                        stopped = true
+                        group.cancelAll()
+                        return false
+                    }
+                }
+                return true
+            }
+            var start = 0
+            while start < logins.count {
+                let index = batches.count
+                while index - awaited >= concurrency {
+                    guard let (finished, results) = await group.next() else { break }
+                    guard take(finished, results) else { return }
+                }
+                // Sized as it starts, so that a size the answers so far shrank or grew applies.
+                let size = lock.withLock { sizing.size }
+                let range = start..<min(logins.count, start + size)
+                batches.append(range)
+                start = range.upperBound
+                let batch = Array(logins[range])
+                group.addTask {
+                    // Every `await` before the tuple is built (see `GetUsersUseCase.execute`).
+                    let results = await self.resolve(batch)
+                    return (index, results)
+                }
+            }
+            for await (finished, results) in group where !stopped {
+                _ = take(finished, results)
+            }
+        }
+        // A batch the group never finished (none should be) is said as cancelled, each login in its place.
+        while !stopped, awaited < batches.count {
+            let next = waiting.removeValue(forKey: awaited) ?? batches[awaited].map { _ in .failure(.cancelled) }
+            awaited += 1
+            stopped = next.contains { !deliver($0) }
+        }
+    }
+
     /// Accounts GraphQL cannot give, from REST; nothing is sent once the run has stopped.
     private func directly(_ logins: [Login]) async -> [Result<User, DomainError>] {
         if let error = lock.withLock({ stopped }) { return logins.map { _ in .failure(error) } }

@@ -138,4 +138,33 @@ struct InMemoryRepositoryTests {
         #expect(useCase.statistics.restFallbacks == 1)
         #expect(useCase.statistics.profiles == 60)
     }
+
+    /// Each profile is handed on once its chunk of 100 and every one before it are in, at most `concurrency` chunks
+    /// ahead: a caller that stops at the first profile (`show - --via graphql | head -1`) sends no further batch,
+    /// and one that takes them all gets every login in order. helper-356: `show --via graphql` held every profile
+    /// until the last batch came, one batch after another, so memory grew with the logins.
+    @Test func profilesAreHandedOnChunkByChunkAndAStopSendsNoMoreBatches() async {
+        let logins = (1...250).map { login("u\($0)") }
+        let graphQL = InMemoryGraphQL(largest: 100)
+        let first = GraphQLProfilesUseCase(graphQL: graphQL, rest: InMemoryUsers([]), concurrency: 1)
+        var taken: [String?] = []
+        await first.execute(logins) { result in
+            taken.append(try? result.get().login)
+            return false
+        }
+        #expect(taken == ["u1"])
+        #expect(graphQL.batches == [100])
+        let windowed = InMemoryGraphQL(largest: 100)
+        let all = GraphQLProfilesUseCase(graphQL: windowed, rest: InMemoryUsers([]), concurrency: 2)
+        var every: [String?] = []
+        var askedAtFirst: Int?
+        await all.execute(logins) { result in
+            askedAtFirst = askedAtFirst ?? windowed.batches.count
+            every.append(try? result.get().login)
+            return true
+        }
+        #expect(every == logins.map(\.value))
+        #expect(askedAtFirst.map { $0 <= 2 } == true, "\(String(describing: askedAtFirst))")
+        #expect(windowed.batches.sorted() == [50, 100, 100])
+    }
 }

@@ -5,6 +5,10 @@ import Testing
 /// How `--via graphql` meets what GitHub really answers when a batch fails: a spent limit in each of its forms,
 /// a transient failure, a schema refusal, refusals in a row, and numbers no client should trust.
 extension GraphQLEndToEndTests {
+    /// One batch at a time, for the tests of what follows a refusal: at the default `--concurrency` (4), `show`
+    /// sends the next batches beside the first, and which of them a fault meets is the server's order.
+    static let oneAtATime = " --concurrency 1"
+
     private func batchSizes(_ server: StandInServer) -> [Int] {
         server.requests.filter { $0.path == "/graphql" }.map {
             String(decoding: $0.body, as: UTF8.self).components(separatedBy: "repositoryOwner(").count - 1
@@ -118,7 +122,7 @@ extension GraphQLEndToEndTests {
             let refusal = #"{"errors":[{"message":"Field 'isHireable' doesn't exist on type 'User'"}]}"#
             server.injectFaults([.status(200, body: refusal)], forPath: "/graphql")
             let logins = users(server, 150)
-            let result = try await show(server, logins, "--format tsv --fields login --via graphql")
+            let result = try await show(server, logins, "--format tsv --fields login --via graphql" + Self.oneAtATime)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout == logins.map { $0 + "\n" }.joined())
             let lines = result.stderr.split(separator: "\n")
@@ -130,7 +134,8 @@ extension GraphQLEndToEndTests {
 
             server.resetRequests()
             server.injectFaults([.status(200, body: refusal)], forPath: "/graphql")
-            let debug = try await show(server, logins, "--format tsv --fields login --via graphql --debug")
+            let debug = try await show(
+                server, logins, "--format tsv --fields login --via graphql --debug" + Self.oneAtATime)
             #expect(debug.status == 0)
             #expect(debug.stderr.contains("Field 'isHireable' doesn't exist on type 'User'"))
         }
@@ -143,7 +148,8 @@ extension GraphQLEndToEndTests {
             let huge = #"{"data":{"rateLimit":{"cost":9223372036854775807,"remaining":9223372036854775807}}}"#
             server.injectFaults([.status(200, body: huge), .status(200, body: huge)], forPath: "/graphql")
             let logins = users(server, 101)
-            let result = try await show(server, logins, "--format tsv --fields login --via graphql --debug")
+            let result = try await show(
+                server, logins, "--format tsv --fields login --via graphql --debug" + Self.oneAtATime)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout == logins.map { $0 + "\n" }.joined())
             #expect(batchSizes(server) == [100, 1])
@@ -156,7 +162,7 @@ extension GraphQLEndToEndTests {
         try await withServer { server in
             server.injectFaults([.status(502, body: #"{"message":"Bad Gateway"}"#)], forPath: "/graphql")
             let logins = users(server, 250)
-            let result = try await show(server, logins, "--format tsv --fields login --via graphql")
+            let result = try await show(server, logins, "--format tsv --fields login --via graphql" + Self.oneAtATime)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout == logins.map { $0 + "\n" }.joined())
             #expect(batchSizes(server) == [100, 50, 50, 75, 75])
@@ -168,7 +174,8 @@ extension GraphQLEndToEndTests {
         try await withServer { server in
             server.injectFaults(
                 Array(repeating: .status(502, body: #"{"message":"Bad Gateway"}"#), count: 300), forPath: "/graphql")
-            let result = try await show(server, users(server, 250), "--format tsv --fields login --via graphql")
+            let result = try await show(
+                server, users(server, 250), "--format tsv --fields login --via graphql" + Self.oneAtATime)
             #expect(result.status == 1, "\(result.stderr)")
             #expect(result.stdout.isEmpty)
             #expect(result.stderr.contains("refused 5 batches in a row"), "\(result.stderr)")

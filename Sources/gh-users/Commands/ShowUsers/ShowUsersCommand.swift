@@ -212,8 +212,11 @@ extension ShowUsersOptions: GitHubCommand {
             return nil
         }
         let lookups = ProfileSource.graphQLProfiles(github, concurrency: concurrency)
-        for (login, result) in zip(logins, await lookups.execute(logins)) {
-            guard stream.take(result, for: login.value) else { break }
+        var index = 0
+        await lookups.execute(logins) { result in
+            let login = logins[index]
+            index += 1
+            return stream.take(result, for: login.value)
         }
         let statistics = lookups.statistics
         let outcome = stream.finish(
