@@ -17,6 +17,8 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
     let logger: Logger
     /// A run that spends a per-minute limit by design: see `waitingOutPerMinuteLimits()`.
     private var waitsOutPerMinuteLimits = false
+    /// What the run's profile queries ask (`email` until the token's scopes are found not to allow it).
+    let profileFields = ProfileQueryFields()
 
     package init(
         client: HTTPClient,
@@ -201,29 +203,6 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
 
     package func user(id: Int64) async throws(DomainError) -> User {
         try await fetch(GitHubEndpoints.user(id: id))
-    }
-
-    /// One batch of GraphQL lookups (`graphQL(_:decode:)`). A refusal of the query itself is said once.
-    package func profiles(_ logins: [Login]) async throws(GraphQLBatchFailure) -> GraphQLBatch {
-        do {
-            let batch = try await graphQL(GraphQLProfileQuery.body(for: logins)) {
-                response, endpoint throws(GraphQLBatchFailure) in
-                try GraphQLProfileResponse.decode(response, logins: logins, endpoint: endpoint)
-            }
-            logger.debug(
-                "GraphQL batch of \(logins.count): cost \(batch.cost.map { $0 == 1 ? "1 point" : "\($0) points" } ?? "unknown"), "
-                    + "\(batch.remaining.map(String.init) ?? "unknown") remaining")
-            return batch
-        } catch {
-            if case .unsupported(let reason) = error {
-                // Said once: the run asks GraphQL nothing more after this.
-                logger.warning(
-                    "the GraphQL API refused the profile query, so the rest of the run fetches profiles from "
-                        + "REST, one request each (the debug log says why)")
-                logger.debug("GraphQL refusal: \(HTTPClient.traceText(reason))")
-            }
-            throw error
-        }
     }
 
     /// One GraphQL query: a POST past the cache (GraphQL answers carry no validators), retried through network

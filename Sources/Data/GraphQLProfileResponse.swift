@@ -92,6 +92,15 @@ enum GraphQLProfileResponse {
         key.count > 1 && key.first == "a" && key.dropFirst().allSatisfy(\.isASCII) && Int(key.dropFirst()) != nil
     }
 
+    /// The scopes GitHub names for a profile's `email` when it refused the query for that field alone
+    /// (`GraphQLRefusal.emailScopes`); nil for any other answer. Only a 200 that names the field is decoded for it.
+    static func emailRefusal(_ response: HTTPResponse) -> [String]? {
+        guard response.status == 200, response.body.range(of: Foundation.Data("'email' field requires".utf8)) != nil,
+            let dto = try? JSONDecoder().decode(GraphQLProfileResponseDTO.self, from: response.body)
+        else { return nil }
+        return GraphQLRefusal.emailScopes(among: dto.errors ?? [])
+    }
+
     static func decode(_ response: HTTPResponse, logins: [Login], endpoint: String) throws(GraphQLBatchFailure)
         -> GraphQLBatch
     {

@@ -47,6 +47,17 @@ enum GraphQLRefusal {
         return error.type == "FORBIDDEN" ? .unstated : nil
     }
 
+    /// The scopes GitHub accepts for a profile's `email` (`user:email`, `read:user`), when `errors` refuse that
+    /// field alone: "… The 'email' field requires one of the following scopes: ['user:email', 'read:user'], but
+    /// your token has only been granted the: ['repo'] scopes" (atom/github issue #660, mntnr/name-your-contributors
+    /// issue #67), `data` null. nil when they refuse anything else, or nothing.
+    static func emailScopes(among errors: [ErrorDTO]) -> [String]? {
+        guard !errors.isEmpty,
+            errors.allSatisfy({ isScopeRefusal($0) && ($0.message ?? "").contains("The 'email' field requires") })
+        else { return nil }
+        return acceptedScopes(errors[0].message ?? "")
+    }
+
     /// GitHub's `INSUFFICIENT_SCOPES`, or its sentence with no type, as answers before the type was given had it.
     private static func isScopeRefusal(_ error: ErrorDTO) -> Bool {
         error.type == "INSUFFICIENT_SCOPES"

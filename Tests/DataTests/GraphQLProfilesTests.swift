@@ -1,3 +1,4 @@
+import AtomicLogger
 import Foundation
 import Networking
 import TestSupport
@@ -56,6 +57,18 @@ struct GraphQLProfileQueryTests {
         #expect(text.contains("... on Organization {"))
         #expect(text.contains("repositories(privacy: PUBLIC, ownerAffiliations: OWNER) { totalCount }"))
         #expect(text.contains("gists(privacy: PUBLIC) { totalCount }"))
+    }
+
+    /// Without `email`, the fragment asks every other field, and only that one is gone.
+    @Test func theFragmentWithoutEmailLacksThatFieldAlone() {
+        #expect(!GraphQLProfileQuery.withoutEmail.contains("email"))
+        #expect(GraphQLProfileQuery.fragment.contains("\n    email\n"))
+        #expect(
+            GraphQLProfileQuery.withoutEmail
+                == GraphQLProfileQuery.fragment.replacingOccurrences(of: "    email\n", with: ""))
+        #expect(
+            GraphQLProfileQuery.text(for: [login("a")], email: false).hasSuffix(GraphQLProfileQuery.withoutEmail + "\n")
+        )
     }
 
     @Test func theBodyIsJSONWithTheQuery() throws {
@@ -216,7 +229,8 @@ struct GraphQLProfileResponseTests {
                 == .failure(.unsupported("Field 'isHireable' doesn't exist on type 'User'")))
         let stranger = #"{"data":{"a0":null},"errors":[{"type":"FORBIDDEN","path":["viewer"],"message":"no"}]}"#
         #expect(decode(stranger, logins: ["a"]) == .failure(.unsupported("no")))
-        // A refusal of the token is one too (NETWORK.md): profiles need no scope, so REST gives them instead.
+        // A refusal of the token is one too (NETWORK.md): profiles need no scope but `email`'s, whose refusal the
+        // repository meets by asking without it (`aTokenWithoutTheEmailScopeIsAskedAgainWithoutEmail`).
         let scopes = #"{"errors":[{"type":"INSUFFICIENT_SCOPES","message":"Your token has not been granted"}]}"#
         #expect(decode(scopes, logins: ["a"]) == .failure(.unsupported("Your token has not been granted")))
         let nodes = #"{"errors":[{"type":"MAX_NODE_LIMIT_EXCEEDED","message":"This query requests up to 600 nodes"}]}"#
@@ -409,7 +423,8 @@ struct GraphQLProfileResponseTests {
 
 struct GraphQLRepositoryTests {
     private func repository(
-        _ stub: StubTransport, policy: RetryPolicy = RetryPolicy(maxRetries: 0), sleeps: Sleeps? = nil
+        _ stub: StubTransport, policy: RetryPolicy = RetryPolicy(maxRetries: 0), sleeps: Sleeps? = nil,
+        logger: Logger = .disabled
     )
         -> GitHubRepository
     {
@@ -420,7 +435,8 @@ struct GraphQLRepositoryTests {
             client: HTTPClient(
                 configuration: HTTPClientConfiguration(
                     baseURL: URL(string: "https://ghe.example.com/api/v3")!, userAgent: "gh-users/test", token: "t0k"),
-                transport: stub.transport, logger: .disabled, retryPolicy: policy, clock: clock))
+                transport: stub.transport, logger: .disabled, retryPolicy: policy, clock: clock),
+            logger: logger)
     }
 
     final class Sleeps: @unchecked Sendable {
@@ -444,6 +460,64 @@ struct GraphQLRepositoryTests {
         #expect(request.headers["Authorization"] == "Bearer t0k")
         #expect(request.body.map { [UInt8]($0) } == GraphQLProfileQuery.body(for: [login("octocat")]))
         #expect(stub.unusedStubs.isEmpty)
+    }
+
+    /// A classic token with neither `user:email` nor `read:user` (`gh`'s default scopes are `repo, read:org,
+    /// gist`) has the whole query refused for `email`, `data` null: the shape in atom/github issue #660 and
+    /// mntnr/name-your-contributors issue #67 (GitHub's message; the body here is written for the test). The
+    /// batch is asked again without `email`, as is every later one, and the warning names the scopes once.
+    /// Before (helper-357): the refusal sent the rest of the run to REST, one request a profile.
+    @Test func aTokenWithoutTheEmailScopeIsAskedAgainWithoutEmail() async throws {
+        let refusal =
+            #"{"data":null,"errors":[{"type":"INSUFFICIENT_SCOPES","locations":[{"line":9,"column":5}],"#
+            + #""message":"Your token has not been granted the required scopes to execute this query. The 'email' "#
+            + #"field requires one of the following scopes: ['user:email', 'read:user'], but your token has only "#
+            + #"been granted the: ['repo', 'read:org', 'gist'] scopes. Please modify your token's scopes at: "#
+            + #"https://github.com/settings/tokens."}]}"#
+        let owner = octocatOwner.replacingOccurrences(of: #""email":"","#, with: "")
+        let answer = #"{"data":{"rateLimit":{"cost":1,"remaining":4998},"a0":\#(owner)}}"#
+        let stub = StubTransport()
+        let url = "https://ghe.example.com/api/graphql"
+        stub.stub(url, body: refusal)
+        stub.stub(url, body: answer)
+        stub.stub(url, body: answer)
+        let log = InMemoryLogHandler()
+        let github = repository(stub, logger: Logger(label: "t", level: .warning, handler: log))
+        for _ in 0..<2 {
+            let batch = try await github.profiles([login("octocat")])
+            guard case .found(let user) = batch.lookups.first else {
+                Issue.record("no profile: \(batch.lookups)")
+                return
+            }
+            #expect(user.login == "octocat")
+            #expect(String(decoding: user.raw.bytes, as: UTF8.self).contains(#""email":null"#))
+        }
+        let queries = stub.received.map { String(decoding: $0.body ?? Data(), as: UTF8.self) }
+        #expect(queries.count == 3)
+        #expect(queries.map { $0.contains("email") } == [true, false, false])
+        #expect(
+            log.entries.map(\.message) == [
+                "GitHub's GraphQL API gives a profile's email only to a token with the scope it names (user:email or "
+                    + "read:user), which this one lacks: email is null in the profiles it gives (add the scope, or "
+                    + "use --via rest, for the emails)"
+            ])
+    }
+
+    /// Only a refusal of `email` alone is met by asking without it: one that names another field as well is
+    /// the query's refusal, as before.
+    @Test func aScopeRefusalOfAnotherFieldIsNoEmailRefusal() {
+        func refusal(_ fields: [String]) -> HTTPResponse {
+            let errors = fields.map {
+                #"{"type":"INSUFFICIENT_SCOPES","message":"Your token has not been granted the required scopes to "#
+                    + #"execute this query. The '\#($0)' field requires one of the following scopes: ['read:user']"#
+                    + #", but your token has only been granted the: ['repo'] scopes."}"#
+            }
+            return response(#"{"data":null,"errors":[\#(errors.joined(separator: ","))]}"#)
+        }
+        #expect(GraphQLProfileResponse.emailRefusal(refusal(["email"])) == ["read:user"])
+        #expect(GraphQLProfileResponse.emailRefusal(refusal(["email", "createdAt"])) == nil)
+        #expect(GraphQLProfileResponse.emailRefusal(refusal(["createdAt"])) == nil)
+        #expect(GraphQLProfileResponse.emailRefusal(response(#"{"data":{"a0":null}}"#)) == nil)
     }
 
     @Test func aSpentLimitIsReportedWithoutWaitOnRateLimit() async {

@@ -47,6 +47,30 @@ struct GraphQLEndToEndTests {
         server.requests.filter { $0.path.hasPrefix("/users/") }.map(\.path)
     }
 
+    /// A classic token without `user:email` or `read:user` (the stand-in's `noscope`) has the query refused for
+    /// `email` (GitHub's `INSUFFICIENT_SCOPES`): the batch is asked again without it, the profiles come from
+    /// GraphQL with `email` null, and stderr says why once. Before (helper-357), the run went to REST, one
+    /// request a profile, and the stand-in never refused.
+    @Test func aTokenWithoutTheEmailScopeGetsProfilesWithoutEmailNotRESTRequests() async throws {
+        try await withServer { server in
+            let logins = server.population.users.filter { $0.type == "User" }.prefix(150).map(\.login)
+            let result = try await show(
+                server, logins, "--format json --via graphql --concurrency 1",
+                environment: ["GH_TOKEN": "ghp_graphqlE2E_noscope"])
+            #expect(result.status == 0, "\(result.stderr)")
+            let profiles = try objects(result.stdout)
+            #expect(profiles.compactMap { $0["login"] as? String } == logins)
+            #expect(profiles.allSatisfy { $0["email"] is NSNull })
+            #expect(
+                result.stderr
+                    == "gh-users: warning: GitHub's GraphQL API gives a profile's email only to a token with the scope "
+                    + "it names (user:email or read:user), which this one lacks: email is null in the profiles it gives "
+                    + "(add the scope, or use --via rest, for the emails)\n")
+            #expect(graphQLRequests(server) == 3)
+            #expect(restRequests(server).isEmpty)
+        }
+    }
+
     @Test func threeBatchesOfProfilesMatchRESTKeyByKeyExceptTheApproximateKeys() async throws {
         try await withServer { server in
             let logins = server.population.users.map(\.login)

@@ -42,6 +42,17 @@ struct StandInGraphQLHandler: StandInHandler {
             let message = "This query requests up to \(lookups) nodes which exceeds the maximum limit of \(limit)."
             return Self.errorsOnly(type: "MAX_NODE_LIMIT_EXCEEDED", message)
         }
+        // A profile's `email` needs a classic token's `user:email` or `read:user` (or `user`): without it GitHub
+        // refuses the whole query, no `data` (atom/github issue #660, mntnr/name-your-contributors issue #67).
+        let granted = request.caller.scopes ?? []
+        if Self.asks("email", document), !granted.contains(where: ["user", "user:email", "read:user"].contains) {
+            return Self.errorsOnly(
+                type: "INSUFFICIENT_SCOPES",
+                "Your token has not been granted the required scopes to execute this query. The 'email' field "
+                    + "requires one of the following scopes: ['user:email', 'read:user'], but your token has only been "
+                    + "granted the: [\(granted.map { "'\($0)'" }.joined(separator: ", "))] scopes. Please modify your "
+                    + "token's scopes at: https://github.com/settings/tokens.")
+        }
         // Every lookup is made before anything is spent, so a query GitHub would refuse whole costs nothing.
         let schema = StandInGraphQLSchema(request: request, world: request.context.world.current)
         var data: [String: JSONValue] = [:]
@@ -94,6 +105,20 @@ struct StandInGraphQLHandler: StandInHandler {
                 documentationURL:
                     "https://docs.github.com/graphql/overview/rate-limits-and-node-limits-for-the-graphql-api")
         }
+    }
+
+    /// Whether `document` asks a field called `name`, at any depth or in any fragment.
+    static func asks(_ name: String, _ document: StandInGraphQLDocument) -> Bool {
+        func walk(_ selections: [StandInGraphQLDocument.Selection]) -> Bool {
+            selections.contains { selection in
+                switch selection {
+                case .field(let field): field.name == name || walk(field.selections)
+                case .fragment(_, let inner): walk(inner)
+                case .spread: false
+                }
+            }
+        }
+        return walk(document.selections) || walk(Array(document.fragments.values))
     }
 
     /// `{"errors":[…]}` with status 200 and one error, as GitHub sends an error about the whole query: no `path`.

@@ -56,7 +56,7 @@ enum GraphQLUserKeys {
     static let approximate: [(key: String, why: String)] = [
         ("avatar_url", "rebuilt from the account id on github.com"),
         ("blog", "null and \"\" cannot be told apart"),
-        ("email", "\"\" and null cannot be told apart"),
+        ("email", "\"\" and null cannot be told apart; null for a classic token without user:email or read:user"),
         ("hireable", "false and null cannot be told apart"),
         ("public_repos", "public repositories the account owns"),
         ("public_gists", "public gists"),
