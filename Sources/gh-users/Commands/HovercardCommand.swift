@@ -64,7 +64,7 @@ enum HovercardCommand {
             One line per context GitHub gives: where the account works or lives, the organizations it is in,
             and, with a subject, how it relates to that organization, repository, issue or pull request.
             --subject-type and --subject-id go together. Needs a token (exit 4 without one, before anything
-            is sent). Without --fields, JSON and ndjson are GitHub's object as sent (ndjson on one line); tsv,
+            is sent; a classic token needs the repo scope). Without --fields, JSON and ndjson are GitHub's object as sent (ndjson on one line); tsv,
             csv and every format with --fields give each context's message and octicon, a row each. A card
             with no contexts writes no rows (json and ndjson still its object); a terminal is told so on stderr.
             """,

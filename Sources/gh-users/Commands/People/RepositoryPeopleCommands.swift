@@ -181,8 +181,9 @@ struct ContributorsCommand: PeopleListCommand {
             discussion: """
                 Lists the accounts that committed to the repository's default branch, most contributions
                 first, with contributions: GitHub's count of their commits. With --anon, the authors GitHub
-                ties to no account too (type Anonymous), whose login is empty: NAME and EMAIL show theirs. An empty
-                repository lists no one. GitHub does not list the contributors of a repository whose history
+                ties to no account too (type Anonymous), whose login is empty: NAME and EMAIL show theirs. GitHub
+                ties only the first 500 author emails of a repository to accounts (the rest are anonymous), and
+                its counts may be a few hours old. An empty repository lists no one. GitHub does not list the contributors of a repository whose history
                 or contributor list is too large: it says so, and that is exit status 1. Should GitHub answer
                 202 (still computing, as its statistics do), the list is asked again after 1, 2, 4, 8 and 16
                 seconds, saying so on stderr; still 202 after that is exit status 1. With --full each
