@@ -307,3 +307,42 @@ struct PeopleListPagesTests {
         #expect(try all.received.map(Self.variables).map { $0["role"] is NSNull } == [true])
     }
 }
+
+/// Edges of the July 2026 check no test reached (mutation round 11).
+extension PeopleListPagesTests {
+    /// GitHub's words are added only where they say more than the status: a bare "Forbidden" is not repeated as
+    /// "(GitHub said: Forbidden)" (M11-81).
+    @Test func aBareStatusPhraseIsNotRepeatedAsGitHubsWords() async throws {
+        let stub = StubTransport()
+        stub.stub(
+            "https://api.github.com/repos/octo/app/stargazers?per_page=30", status: 403,
+            body: #"{"message":"Forbidden"}"#)
+        stub.stub("https://api.github.com/repos/octo/app", body: #"{"id":1,"stargazers_count":5}"#)
+        let error = await Self.refusal { () async throws(DomainError) in
+            _ = try await Self.repository(stub).firstPage(
+                Self.stargazers, perPage: 30, withheld: .stargazers, of: Self.owner)
+        }
+        guard case .unauthorized(403, let message, .withheld, nil)? = error else {
+            Issue.record("not withheld: \(String(describing: error))")
+            return
+        }
+        #expect(
+            message == "since July 2026 GitHub lists a repository's stargazers only to its admins and collaborators")
+    }
+
+    /// An empty first page that links to a next one is a page of the list, not the list withheld: the next page
+    /// is read, and the repository is not asked for (M11-74).
+    @Test func anEmptyFirstPageWithANextLinkIsNoRefusal() async throws {
+        let stub = StubTransport()
+        stub.stub(
+            "https://api.github.com/repos/octo/app/stargazers?per_page=30",
+            headers: [("Link", #"<https://api.github.com/repositories/1/stargazers?per_page=30&page=2>; rel="next""#)],
+            body: "[]")
+        let page = try await Self.repository(stub).firstPage(
+            Self.stargazers, perPage: 30, withheld: .stargazers, of: Self.owner)
+        #expect(page.items.isEmpty)
+        #expect(page.next?.url == "https://api.github.com/repositories/1/stargazers?per_page=30&page=2")
+        #expect(stub.unusedStubs.isEmpty)
+        #expect(stub.received.count == 1)
+    }
+}

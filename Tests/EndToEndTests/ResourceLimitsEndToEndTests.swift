@@ -30,6 +30,12 @@ struct ResourceLimitsEndToEndTests {
                 + "(ulimit -n); nothing was done\n"
         ),
         (
+            // Short of the need by less than half of it (mutation round 11's M11-69: 47 spare of 64 went unseen).
+            "ulimit -n 50",
+            "gh-users: it needs 64 open files besides the 3 open when it started, and its limit is 50 (ulimit -n); "
+                + "nothing was done\n"
+        ),
+        (
             "ulimit -v 250000",
             "gh-users: it needs at least 384 MiB of address space, and its limit is 244 MiB (ulimit -v 250000); "
                 + "nothing was done\n"

@@ -11,6 +11,8 @@ struct ResourceLimitsTests {
                 == "gh-users: it needs to start 10 threads, and could start 3 (ulimit -u, or a container's pids "
                 + "limit); nothing was done")
         #expect(ResourceLimits.threadProblem(startable: ResourceLimits.threads) == nil)
+        // One short of the need is short (mutation round 11's M11-68).
+        #expect(ResourceLimits.threadProblem(startable: ResourceLimits.threads - 1) != nil)
     }
 
     /// Without a limit, each thread asked for starts, stays until all have, and is joined.

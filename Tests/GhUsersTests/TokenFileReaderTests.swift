@@ -237,3 +237,43 @@ struct TokenFileReaderTests {
         #expect(read.count > 10_000 && read.count <= 10_000 + 4096)
     }
 }
+
+/// Edges of `--token-file` no test reached (mutation round 11).
+extension TokenFileReaderTests {
+    /// A relative path in a folder whose name starts like a token (`ghp_tokens/work`) is a path: the message
+    /// names it, where a token alone is hidden (M11-48).
+    @Test func aFolderNamedLikeATokenIsShownAsAPath() throws {
+        let path = "ghp_tokens-\(UUID().uuidString)/work"
+        #expect(message(path) == "cannot read the token file '\(path)': no such file or directory")
+    }
+
+    /// 64 KiB is the most a token file may hold, and a file of exactly that size is read (M11-49).
+    @Test func aFileOfExactlySixtyFourKiBIsRead() throws {
+        let token = Array("tok-1234".utf8)
+        let path = try file(token + Array(repeating: 0x0A, count: TokenFileReader.limitBytes - token.count))
+        defer { unlink(path) }
+        #expect(try TokenFileReader.read(path).contents == "tok-1234")
+        let larger = try file(token + Array(repeating: 0x0A, count: TokenFileReader.limitBytes + 1 - token.count))
+        defer { unlink(larger) }
+        #expect(message(larger) == "the token file '\(larger)' is larger than 64 KiB; it should hold the token alone")
+    }
+
+    /// A named FIFO keeps its mode, as a file does: one others may open is said to be readable by them
+    /// (M11-52).
+    @Test func aNamedFIFOOthersCanOpenIsSaidToBeReadable() async throws {
+        let path = temporaryPath()
+        try #require(mkfifo(path, 0o644) == 0)
+        try #require(chmod(path, 0o644) == 0)
+        defer { unlink(path) }
+        let writer = Thread {
+            let descriptor = open(path, O_WRONLY)
+            let text = Array("tok-from-fifo\n".utf8)
+            _ = write(descriptor, text, text.count)
+            close(descriptor)
+        }
+        writer.start()
+        let token = try TokenFileReader.read(path)
+        #expect(token.contents == "tok-from-fifo")
+        #expect(token.readableByOthers)
+    }
+}

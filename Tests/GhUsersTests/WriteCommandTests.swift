@@ -512,3 +512,19 @@ private actor WaitCount {
         return count
     }
 }
+
+/// An answer of GitHub's that a write command met where no test looked (mutation round 11).
+struct WriteAnswerEdgeTests {
+    /// A spent rate limit stops the run at the account it refused: every later write would be refused too, and
+    /// the command to finish names what is left (M11-100).
+    @Test func aSpentRateLimitStopsTheRun() async {
+        let github = StubTransport.acceptingWrites()
+        github.refuseAsRateLimited("PUT /user/stars/b")
+        let result = await run(declaration(.never), ["a", "b", "c"], github: github)
+        #expect(result.status != 0)
+        #expect(github.calls == ["PUT /user/stars/a", "PUT /user/stars/b"])
+        #expect(result.out.hasPrefix("a\tstar\tstarred\n"), "\(result.out)")
+        #expect(result.out.hasSuffix("c\tstar\tnot sent\n"), "\(result.out)")
+        #expect(result.err.hasSuffix("gh-users star --yes b c\n"), "\(result.err)")
+    }
+}
