@@ -39,8 +39,8 @@ struct TeamMembersCommand: PeopleListCommand {
                 own members, without its child teams': GitHub's REST list cannot leave them out, so they are
                 paged through GraphQL (Team.members(membership: IMMEDIATE), --role as its role filter), which
                 needs a token (exit status 4 without one) and spends GraphQL points, about one a page; each is
-                written in the REST list's shape, role included (avatar_url is GraphQL's avatarUrl, which
-                may differ from REST's for the same account).
+                written in the REST list's shape, role included (avatar_url is rebuilt from the account id on
+                github.com, elsewhere GraphQL's avatarUrl: either may differ from REST's for the same account).
                 """,
             arguments: [("ORG/TEAM", "The team, as ORG/TEAM-SLUG (github/justice-league).")],
             options: [teamRole.spec, direct.spec],
