@@ -92,6 +92,10 @@ struct ConditionalFetcher: Sendable {
         }
         var request = client.makeRequest(.get, url)
         request.onHead = onHead
+        // The network was down at the last request that needed it: one with a copy to answer from is asked once,
+        // not through every retry (helper-356: 1 s and a warning a profile, 440 lines a minute, under --full).
+        let wasDown = entry != nil && fallsBack && unconfirmed.networkDown
+        if wasDown { request.transportRetries = 0 }
         if let accept { request.headers.set("Accept", accept) }
         if let entry, revalidates {
             // With an ETag, If-None-Match alone: GitHub has answered a date's If-Modified-Since with a 304 for an
@@ -105,16 +109,21 @@ struct ConditionalFetcher: Sendable {
         let answer: HTTPResponse
         do {
             answer = try await client.sendReportingAttempts(request)
+            unconfirmed.answered()
         } catch {
             // Only when no answer came at all: a certificate that failed its check or a body over the cap is an
             // answer, and the cache must not stand in for it.
             if let entry, fallsBack, error.error.isTransient {
-                logger.warning(
-                    "cannot reach the API (\(ErrorMapping.describe(error.error))); using the copy of "
-                        + "\(HTTPClient.traceText(endpoint)) "
-                        + "that GitHub last confirmed "
-                        + LocalTime.text(entry.confirmedAt, date: true)
-                )
+                let copyOf = "the copy of \(HTTPClient.traceText(endpoint)) that GitHub last confirmed "
+                if wasDown {
+                    logger.info("still no answer; using \(copyOf)" + LocalTime.text(entry.confirmedAt, date: true))
+                } else {
+                    logger.warning(
+                        "cannot reach the API (\(ErrorMapping.describe(error.error))); using \(copyOf)"
+                            + LocalTime.text(entry.confirmedAt, date: true)
+                            + ". Until an answer comes, each request with a copy is asked once and answered from it, "
+                            + "without a word (--debug names each)")
+                }
                 let copy = UnconfirmedCopy(endpoint: endpoint, confirmedAt: entry.confirmedAt, offline: false)
                 unconfirmed.add(copy)
                 return Fetched(response: response(from: entry, requested: url), copy: copy)
@@ -241,12 +250,25 @@ extension ConditionalFetcher {
 }
 
 /// The unconfirmed copies a run took, the first kept: one is enough to say the run's answers are not all live.
+/// It also knows whether the network is down: a copy answered for it, and no answer has come since.
 final class UnconfirmedCopies: @unchecked Sendable {
     private let lock = NSLock()
     private var kept: UnconfirmedCopy?
+    private var down = false
 
     func add(_ copy: UnconfirmedCopy) {
-        lock.withLock { kept = kept ?? copy }
+        lock.withLock {
+            kept = kept ?? copy
+            down = down || !copy.offline
+        }
+    }
+
+    /// Whether the last request that needed the network got no answer, and a copy answered for it.
+    var networkDown: Bool { lock.withLock { down } }
+
+    /// An answer came: the network is there again.
+    func answered() {
+        lock.withLock { down = false }
     }
 
     var first: UnconfirmedCopy? { lock.withLock { kept } }

@@ -211,6 +211,9 @@ package struct HTTPClient: Sendable {
                 }
                 return try outcome.mapError(failure).get()
             }
+            if case .transport = reason, let limit = request.transportRetries, retriesUsed >= limit {
+                return try outcome.mapError(failure).get()
+            }
             if case .secondaryRateLimit = reason {
                 let end = clock.elapsed() + delay
                 secondaryRetries += 1

@@ -81,6 +81,9 @@ package struct HTTPRequest: Sendable, Equatable {
     package var body: Foundation.Data?
     /// A POST that only reads (a GraphQL query), so sending it again repeats nothing (`QueryRepeat`).
     package var repeatableQuery = QueryRepeat.never
+    /// At most this many retries of a failure with no answer, where the policy allows more (nil: the policy's). A
+    /// run that found the network down and has a copy to answer with asks once (`ConditionalFetcher`).
+    package var transportRetries: Int?
     /// Told the answer's status and head as soon as they arrive, before the body (`HeadObserver`); the live
     /// transport calls it, a stub need not.
     package var onHead: HeadObserver?

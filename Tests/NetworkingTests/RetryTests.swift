@@ -343,6 +343,30 @@ struct HTTPClientRetryTests {
         #expect(recorder.sleeps.map(\.1) == [.status(502), .transport(.connectionLost)])
     }
 
+    /// A request whose `transportRetries` is 0 (a run that found the network down, with a copy to answer from) is
+    /// sent once where the policy retries 3 times; an answer it gets (a 502) is retried as ever.
+    @Test func transportRetriesBoundTheRetriesOfAFailureWithNoAnswer() async throws {
+        let stub = StubTransport()
+        stub.fail(url.absoluteString, with: .cannotConnect("refused"))
+        stub.stub(url.absoluteString, status: 502)
+        stub.stub(url.absoluteString, status: 200)
+        let recorder = RecordingClock()
+        var request = HTTPRequest(url: url)
+        request.transportRetries = 0
+        do {
+            _ = try await client(stub, clock: recorder.clock).sendReportingAttempts(request)
+            Issue.record("no failure")
+        } catch {
+            #expect(error.error == .cannotConnect("refused"))
+            #expect(error.attempts == 1)
+        }
+        #expect(stub.received.count == 1)
+        #expect(recorder.sleeps.isEmpty)
+        let answered = try await client(stub, clock: recorder.clock).sendReportingAttempts(request)
+        #expect(answered.status == 200)
+        #expect(stub.received.count == 3)
+    }
+
     /// `url` meets a secondary limit of 5 s, then answers; another URL answers at once.
     private static func secondaryLimitThenAnother() -> (StubTransport, URL) {
         let stub = StubTransport()
