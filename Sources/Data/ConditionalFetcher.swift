@@ -114,18 +114,19 @@ struct ConditionalFetcher: Sendable {
             // Only when no answer came at all: a certificate that failed its check or a body over the cap is an
             // answer, and the cache must not stand in for it.
             if let entry, fallsBack, error.error.isTransient {
-                let copyOf = "the copy of \(HTTPClient.traceText(endpoint)) that GitHub last confirmed "
-                if wasDown {
-                    logger.info("still no answer; using \(copyOf)" + LocalTime.text(entry.confirmedAt, date: true))
-                } else {
-                    logger.warning(
-                        "cannot reach the API (\(ErrorMapping.describe(error.error))); using \(copyOf)"
-                            + LocalTime.text(entry.confirmedAt, date: true)
-                            + ". Until an answer comes, each request with a copy is asked once and answered from it, "
-                            + "without a word (--debug names each)")
-                }
+                let copyOf =
+                    "the copy of \(HTTPClient.traceText(endpoint)) that GitHub last confirmed "
+                    + LocalTime.text(entry.confirmedAt, date: true)
                 let copy = UnconfirmedCopy(endpoint: endpoint, confirmedAt: entry.confirmedAt, offline: false)
-                unconfirmed.add(copy)
+                switch unconfirmed.fallBack(copy) {
+                case .first:
+                    logger.warning(
+                        "cannot reach the API (\(ErrorMapping.describe(error.error))); using \(copyOf). Until an "
+                            + "answer comes, each request with a copy is asked once and answered from it, said again "
+                            + "only for a copy a minute or more older than those before it (--debug names each)")
+                case .older: logger.warning("still no answer; using \(copyOf), older than those before it")
+                case .quiet: logger.info("still no answer; using \(copyOf)")
+                }
                 return Fetched(response: response(from: entry, requested: url), copy: copy)
             }
             throw ErrorMapping.domainError(
@@ -256,19 +257,44 @@ final class UnconfirmedCopies: @unchecked Sendable {
     private var kept: UnconfirmedCopy?
     private var down = false
 
+    /// The oldest copy said while the network is down: a later one is said only when older still.
+    private var oldestSaid: Date?
+
+    /// How a copy that answered for the network is said: the first of a run or of an outage in full, one older
+    /// by a minute or more than every copy said before it again (its date matters), any other at info level only.
+    enum Notice: Equatable { case first, older, quiet }
+
+    /// `--offline`'s copy.
     func add(_ copy: UnconfirmedCopy) {
+        lock.withLock { kept = kept ?? copy }
+    }
+
+    /// A copy that answered for a network that gave no answer; requests in flight at once each call it, and one
+    /// alone is `first`.
+    func fallBack(_ copy: UnconfirmedCopy) -> Notice {
         lock.withLock {
             kept = kept ?? copy
-            down = down || !copy.offline
+            down = true
+            guard let oldest = oldestSaid else {
+                oldestSaid = copy.confirmedAt
+                return .first
+            }
+            // Older by a minute or more: copies stored by one run, seconds apart, are the same age to a reader.
+            guard copy.confirmedAt <= oldest.addingTimeInterval(-60) else { return .quiet }
+            oldestSaid = copy.confirmedAt
+            return .older
         }
     }
 
     /// Whether the last request that needed the network got no answer, and a copy answered for it.
     var networkDown: Bool { lock.withLock { down } }
 
-    /// An answer came: the network is there again.
+    /// An answer came: the network is there again, and a later outage is said anew.
     func answered() {
-        lock.withLock { down = false }
+        lock.withLock {
+            down = false
+            oldestSaid = nil
+        }
     }
 
     var first: UnconfirmedCopy? { lock.withLock { kept } }

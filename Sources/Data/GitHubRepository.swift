@@ -227,6 +227,8 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
             let response: HTTPResponse
             do {
                 response = try await client.sendReportingAttempts(request)
+                // An answer: the network is up again for the cache's GETs too (`UnconfirmedCopies.networkDown`).
+                fetcher.unconfirmed.answered()
             } catch {
                 throw .failed(
                     ErrorMapping.domainError(for: error, endpoint: endpoint, apiRoot: apiRoot, cachedCopy: false))

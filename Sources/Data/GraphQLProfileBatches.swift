@@ -30,7 +30,9 @@ extension GitHubRepository {
                             + "which this one lacks: email is null in the profiles it gives (add the scope, or use "
                             + "--via rest, for the emails)")
                 }
-                return try await profiles(logins)
+                var again = try await profiles(logins)
+                again.requests += 1
+                return again
             }
             logger.debug(
                 "GraphQL batch of \(logins.count): cost \(batch.cost.map { $0 == 1 ? "1 point" : "\($0) points" } ?? "unknown"), "

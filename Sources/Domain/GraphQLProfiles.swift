@@ -17,6 +17,9 @@ package struct GraphQLBatch: Sendable, Equatable {
     package let cost: Int?
     /// Points left in the hour (`rateLimit { remaining }`).
     package let remaining: Int?
+    /// The POSTs the batch took: more than one when the repository asked again (without a field the token's
+    /// scopes refused), so that the run's count of requests is true.
+    package var requests = 1
 
     package init(lookups: [GraphQLLookup], cost: Int?, remaining: Int?) {
         self.lookups = lookups
@@ -295,7 +298,7 @@ package final class GraphQLProfilesUseCase: @unchecked Sendable {
         }
         let found = results.count(where: { $0 != nil })
         lock.withLock {
-            totals.requests += 1
+            totals.requests += max(1, batch.requests)
             let (sum, overflow) = totals.points.addingReportingOverflow(max(0, batch.cost ?? 0))
             totals.points = overflow ? Int.max : sum
             totals.profiles += found

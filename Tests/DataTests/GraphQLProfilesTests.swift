@@ -483,8 +483,10 @@ struct GraphQLRepositoryTests {
         stub.stub(url, body: answer)
         let log = InMemoryLogHandler()
         let github = repository(stub, logger: Logger(label: "t", level: .warning, handler: log))
+        var requests: [Int] = []
         for _ in 0..<2 {
             let batch = try await github.profiles([login("octocat")])
+            requests.append(batch.requests)
             guard case .found(let user) = batch.lookups.first else {
                 Issue.record("no profile: \(batch.lookups)")
                 return
@@ -492,6 +494,8 @@ struct GraphQLRepositoryTests {
             #expect(user.login == "octocat")
             #expect(String(decoding: user.raw.bytes, as: UTF8.self).contains(#""email":null"#))
         }
+        // The first batch took two POSTs, as the run's closing line counts them (helper-358: it said one).
+        #expect(requests == [2, 1])
         let queries = stub.received.map { String(decoding: $0.body ?? Data(), as: UTF8.self) }
         #expect(queries.count == 3)
         #expect(queries.map { $0.contains("email") } == [true, false, false])

@@ -909,9 +909,33 @@ struct ConditionalFetcherTests {
         let warnings = handler.entries.map(\.message)
         #expect(warnings.count == 2, "\(warnings)")
         #expect(warnings.allSatisfy { $0.contains("Until an answer comes, each request with a copy is asked once") })
+        #expect(
+            warnings.allSatisfy {
+                $0.contains("said again only for a copy a minute or more older than those before it")
+            })
         #expect(warnings.first?.contains("GET /users/a ") == true)
         #expect(warnings.last?.contains("GET /users/b ") == true)
         #expect(stub.unmatched.isEmpty, "\(stub.unmatched)")
+    }
+
+    /// How each copy taken for a network that gave no answer is said (helper-358): the first of an outage in full,
+    /// once however many requests were in flight (10 at `--concurrency 10` each said it); one a minute or more
+    /// older than every copy said before it again, since its date is what the user must know; the rest at info
+    /// level. An answer ends the outage, and the next is said anew.
+    @Test func anOutageIsSaidOnceAndAgainOnlyForAnOlderCopy() {
+        let copies = UnconfirmedCopies()
+        func copy(_ seconds: TimeInterval) -> UnconfirmedCopy {
+            UnconfirmedCopy(endpoint: "GET /x", confirmedAt: Date(timeIntervalSince1970: seconds), offline: false)
+        }
+        #expect(!copies.networkDown)
+        // Older by a minute or more is older: copies a run stored seconds apart are not.
+        let notices = [1_000.0, 1_000, 2_000, 990, 940, 1_000, 900, 879, 100].map { copies.fallBack(copy($0)) }
+        #expect(notices == [.first, .quiet, .quiet, .quiet, .older, .quiet, .quiet, .older, .older])
+        #expect(copies.networkDown)
+        #expect(copies.first?.confirmedAt == Date(timeIntervalSince1970: 1_000))
+        copies.answered()
+        #expect(!copies.networkDown)
+        #expect(copies.fallBack(copy(500)) == .first)
     }
 
     /// The network-down warning names the request by its URL, which a server's next link may fill with control

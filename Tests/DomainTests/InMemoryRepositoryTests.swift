@@ -67,6 +67,8 @@ private final class InMemoryGraphQL: GraphQLProfilesRepository, @unchecked Senda
     private let lock = NSLock()
     private let largest: Int
     private var asked: [Int] = []
+    /// The POSTs each batch says it took (a repository that asked again without a refused field says 2).
+    var postsPerBatch = 1
     var batches: [Int] { lock.withLock { asked } }
 
     init(largest: Int) {
@@ -80,7 +82,9 @@ private final class InMemoryGraphQL: GraphQLProfilesRepository, @unchecked Senda
             login.value.hasPrefix("org-")
                 ? .needsREST : .found(makeUser(Int64(login.value.dropFirst(1)) ?? 0, login.value))
         }
-        return GraphQLBatch(lookups: lookups, cost: 1, remaining: 4_999)
+        var batch = GraphQLBatch(lookups: lookups, cost: 1, remaining: 4_999)
+        batch.requests = postsPerBatch
+        return batch
     }
 }
 
@@ -166,5 +170,14 @@ struct InMemoryRepositoryTests {
         #expect(every == logins.map(\.value))
         #expect(askedAtFirst.map { $0 <= 2 } == true, "\(String(describing: askedAtFirst))")
         #expect(windowed.batches.sorted() == [50, 100, 100])
+    }
+
+    /// A batch that took two POSTs (asked again without `email`) counts two in the run's closing line.
+    @Test func everyPOSTOfABatchIsCounted() async {
+        let graphQL = InMemoryGraphQL(largest: 100)
+        graphQL.postsPerBatch = 2
+        let useCase = GraphQLProfilesUseCase(graphQL: graphQL, rest: InMemoryUsers([]), concurrency: 1)
+        _ = await useCase.execute((1...150).map { login("u\($0)") })
+        #expect(useCase.statistics.requests == 4)
     }
 }

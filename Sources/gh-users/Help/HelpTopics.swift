@@ -52,8 +52,9 @@ enum HelpTopics {
             (
                 "0",
                 "success, including an empty result, --help and --version, and an answer from the cache when the "
-                    + "network could not be reached (with a warning that dates it; 1 where it joins answers GitHub "
-                    + "gave now: a list paged by page number, star-history's totals; --changes never answers from it)"
+                    + "network could not be reached (with a warning that dates it, again for an older copy; 1 where "
+                    + "it joins answers GitHub gave now: a list paged by page number, star-history's totals; --changes "
+                    + "never answers from it)"
             ),
             (
                 "1",
