@@ -88,6 +88,8 @@ struct ShowViaGraphQLTests {
         #expect(github.graphQLLoginsAsked == [["b", "a"]])
     }
 
+    /// One batch at a time (`--concurrency 1`): the stub answers in the order asked, and at the default 4 the
+    /// batch of 50 may go out first, beside the batch of 100, and take its answer.
     @Test func loginsFromStdinGoInBatchesOfAHundred() async {
         let github = StubTransport()
         let users = (1...150).map { (Int64($0), "u\($0)") }
@@ -95,7 +97,7 @@ struct ShowViaGraphQLTests {
         github.answer("POST /graphql", json: found(Array(users[100...]), cost: 2))
         let stdin = users.map(\.1).joined(separator: "\n") + "\n"
         let (env, out, _) = environment(github, token: true, stdin: stdin)
-        #expect(await run("show - --via graphql --format tsv --fields id", env) == 0)
+        #expect(await run("show - --via graphql --format tsv --fields id --concurrency 1", env) == 0)
         #expect(out.text == (1...150).map { "\($0)\n" }.joined())
         #expect(github.graphQLLoginsAsked.map(\.count) == [100, 50])
     }
