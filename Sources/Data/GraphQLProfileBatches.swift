@@ -23,8 +23,8 @@ extension GitHubRepository {
             }
             guard let batch = answer else {
                 if profileFields.refuseEmail() {
-                    let scopes =
-                        (emailScopes ?? []).isEmpty ? "" : " (" + (emailScopes ?? []).joined(separator: " or ") + ")"
+                    let named = emailScopes ?? []
+                    let scopes = named.isEmpty ? "" : " (" + named.joined(separator: " or ") + ")"
                     logger.warning(
                         "GitHub's GraphQL API gives a profile's email only to a token with the scope it names\(scopes), "
                             + "which this one lacks: email is null in the profiles it gives (add the scope, or use "

@@ -67,20 +67,25 @@ struct PeopleListPagesTests {
 
     /// GitHub's words are cut at 150 characters, so that the line's end (`star-history`'s way round) still fits
     /// the 300 columns a message gets (a review's find: 5,000 characters cut it off).
-    @Test func longWordsOfGitHubAreCutBeforeTheRule() async throws {
+    /// The message of the refusal a 403 with `body` to the first page of a repository's stargazers is, when it is
+    /// the list withheld (the repository counts 5); nil, with the error recorded, when it is anything else.
+    static func withheldMessage(_ body: String) async -> String? {
         let stub = StubTransport()
-        stub.stub(
-            "https://api.github.com/repos/octo/app/stargazers?per_page=30", status: 403,
-            body: #"{"message":"\#(String(repeating: "x", count: 5000))"}"#)
+        stub.stub("https://api.github.com/repos/octo/app/stargazers?per_page=30", status: 403, body: body)
         stub.stub("https://api.github.com/repos/octo/app", body: #"{"id":1,"stargazers_count":5}"#)
-        let error = await Self.refusal { () async throws(DomainError) in
-            _ = try await Self.repository(stub).firstPage(
-                Self.stargazers, perPage: 30, withheld: .stargazers, of: Self.owner)
+        let error = await refusal { () async throws(DomainError) in
+            _ = try await repository(stub).firstPage(stargazers, perPage: 30, withheld: .stargazers, of: owner)
         }
         guard case .unauthorized(403, let message, .withheld, nil)? = error else {
             Issue.record("not withheld: \(String(describing: error))")
-            return
+            return nil
         }
+        return message
+    }
+
+    @Test func longWordsOfGitHubAreCutBeforeTheRule() async throws {
+        let message = try #require(
+            await Self.withheldMessage(#"{"message":"\#(String(repeating: "x", count: 5000))"}"#))
         #expect(message.hasSuffix(" (GitHub said: " + String(repeating: "x", count: 149) + "…)"), "\(message)")
     }
 
@@ -313,19 +318,7 @@ extension PeopleListPagesTests {
     /// GitHub's words are added only where they say more than the status: a bare "Forbidden" is not repeated as
     /// "(GitHub said: Forbidden)" (M11-81).
     @Test func aBareStatusPhraseIsNotRepeatedAsGitHubsWords() async throws {
-        let stub = StubTransport()
-        stub.stub(
-            "https://api.github.com/repos/octo/app/stargazers?per_page=30", status: 403,
-            body: #"{"message":"Forbidden"}"#)
-        stub.stub("https://api.github.com/repos/octo/app", body: #"{"id":1,"stargazers_count":5}"#)
-        let error = await Self.refusal { () async throws(DomainError) in
-            _ = try await Self.repository(stub).firstPage(
-                Self.stargazers, perPage: 30, withheld: .stargazers, of: Self.owner)
-        }
-        guard case .unauthorized(403, let message, .withheld, nil)? = error else {
-            Issue.record("not withheld: \(String(describing: error))")
-            return
-        }
+        let message = try #require(await Self.withheldMessage(#"{"message":"Forbidden"}"#))
         #expect(
             message == "since July 2026 GitHub lists a repository's stargazers only to its admins and collaborators")
     }

@@ -172,6 +172,24 @@ struct InMemoryRepositoryTests {
         #expect(windowed.batches.sorted() == [50, 100, 100])
     }
 
+    /// Stopped at every place, at every width, many times over: what is handed on is always the logins asked, in
+    /// order, up to the stop, and nothing after it (the window's tasks race each other, so one run proves little).
+    @Test func stoppingAnywhereHandsOnExactlyThePrefixInOrder() async {
+        let logins = (1...450).map { login("u\($0)") }
+        for round in 0..<200 {
+            let width = 1 + round % 5
+            let stop = (round * 37) % logins.count
+            let useCase = GraphQLProfilesUseCase(
+                graphQL: InMemoryGraphQL(largest: 100), rest: InMemoryUsers([]), concurrency: width)
+            var taken: [String?] = []
+            await useCase.execute(logins) { result in
+                taken.append(try? result.get().login)
+                return taken.count <= stop
+            }
+            #expect(taken == logins.prefix(stop + 1).map(\.value), "width \(width), stop at \(stop)")
+        }
+    }
+
     /// A batch that took two POSTs (asked again without `email`) counts two in the run's closing line.
     @Test func everyPOSTOfABatchIsCounted() async {
         let graphQL = InMemoryGraphQL(largest: 100)

@@ -177,17 +177,23 @@ struct TokenFileReaderTests {
         #expect(!TokenFileReader.spends(terminal, reading: typed))
     }
 
-    @Test func aNamedFIFOIsRead() async throws {
+    /// A named FIFO of `mode` at a new path, and a thread that writes `tok-from-fifo` into it once it is opened.
+    private func fifoWithToken(mode: mode_t) throws -> String {
         let path = temporaryPath()
-        try #require(mkfifo(path, 0o600) == 0)
-        defer { unlink(path) }
-        let writer = Thread {
+        try #require(mkfifo(path, mode) == 0)
+        try #require(chmod(path, mode) == 0)
+        Thread {
             let descriptor = open(path, O_WRONLY)
             let text = Array("tok-from-fifo\n".utf8)
             _ = write(descriptor, text, text.count)
             close(descriptor)
-        }
-        writer.start()
+        }.start()
+        return path
+    }
+
+    @Test func aNamedFIFOIsRead() async throws {
+        let path = try fifoWithToken(mode: 0o600)
+        defer { unlink(path) }
         #expect(try TokenFileReader.read(path).contents == "tok-from-fifo")
     }
 
@@ -261,17 +267,8 @@ extension TokenFileReaderTests {
     /// A named FIFO keeps its mode, as a file does: one others may open is said to be readable by them
     /// (M11-52).
     @Test func aNamedFIFOOthersCanOpenIsSaidToBeReadable() async throws {
-        let path = temporaryPath()
-        try #require(mkfifo(path, 0o644) == 0)
-        try #require(chmod(path, 0o644) == 0)
+        let path = try fifoWithToken(mode: 0o644)
         defer { unlink(path) }
-        let writer = Thread {
-            let descriptor = open(path, O_WRONLY)
-            let text = Array("tok-from-fifo\n".utf8)
-            _ = write(descriptor, text, text.count)
-            close(descriptor)
-        }
-        writer.start()
         let token = try TokenFileReader.read(path)
         #expect(token.contents == "tok-from-fifo")
         #expect(token.readableByOthers)
