@@ -17,16 +17,21 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
     let logger: Logger
     /// A run that spends a per-minute limit by design: see `waitingOutPerMinuteLimits()`.
     private var waitsOutPerMinuteLimits = false
-    /// What the run's profile queries ask (`email` until the token's scopes are found not to allow it).
-    let profileFields = ProfileQueryFields()
+    /// What the run's profile queries ask (`email` when the run writes it, until the token's scopes are found not
+    /// to allow it).
+    let profileFields: ProfileQueryFields
 
+    /// `asksProfileEmail` false is a run that writes no profile's email: its GraphQL profile queries leave the
+    /// field out, so a token without the scope GitHub asks for it is never refused, nor warned.
     package init(
         client: HTTPClient,
         cache: CacheSettings = .disabled,
         logger: Logger = .disabled,
+        asksProfileEmail: Bool = true,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         fetcher = ConditionalFetcher(client: client, settings: cache, logger: logger, now: now)
+        profileFields = ProfileQueryFields(asksEmail: asksProfileEmail)
         self.client = client
         self.logger = logger
         apiRoot = client.configuration.baseURL

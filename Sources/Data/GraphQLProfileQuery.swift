@@ -2,11 +2,16 @@ import Domain
 import Foundation
 import JSONBytes
 
-/// Whether a run's profile queries still ask `email`: once GitHub refuses the field for the token's scopes, the rest
-/// of the run asks without it. One value serves every copy of a run's repository.
+/// Whether a run's profile queries still ask `email`: not when the run writes no email (`--fields` leaves it out),
+/// and once GitHub refuses the field for the token's scopes, the rest of the run asks without it. One value serves
+/// every copy of a run's repository.
 final class ProfileQueryFields: @unchecked Sendable {
     private let lock = NSLock()
-    private var emailRefused = false
+    private var emailRefused: Bool
+
+    init(asksEmail: Bool = true) {
+        emailRefused = !asksEmail
+    }
 
     var asksEmail: Bool { lock.withLock { !emailRefused } }
 

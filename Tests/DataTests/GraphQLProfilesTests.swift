@@ -424,7 +424,7 @@ struct GraphQLProfileResponseTests {
 struct GraphQLRepositoryTests {
     private func repository(
         _ stub: StubTransport, policy: RetryPolicy = RetryPolicy(maxRetries: 0), sleeps: Sleeps? = nil,
-        logger: Logger = .disabled
+        logger: Logger = .disabled, asksProfileEmail: Bool = true
     )
         -> GitHubRepository
     {
@@ -436,7 +436,7 @@ struct GraphQLRepositoryTests {
                 configuration: HTTPClientConfiguration(
                     baseURL: URL(string: "https://ghe.example.com/api/v3")!, userAgent: "gh-users/test", token: "t0k"),
                 transport: stub.transport, logger: .disabled, retryPolicy: policy, clock: clock),
-            logger: logger)
+            logger: logger, asksProfileEmail: asksProfileEmail)
     }
 
     final class Sleeps: @unchecked Sendable {
@@ -505,6 +505,25 @@ struct GraphQLRepositoryTests {
                     + "read:user), which this one lacks: email is null in the profiles it gives (add the scope, or "
                     + "use --via rest, for the emails)"
             ])
+    }
+
+    /// A run that writes no email (`--fields` without it) never asks the field, so a token without its scope is
+    /// neither refused nor warned (helper-358, F3: each such run sent a refused POST and a warning about emails it
+    /// would not write).
+    @Test func aRunThatWritesNoEmailNeverAsksIt() async throws {
+        let owner = octocatOwner.replacingOccurrences(of: #""email":"","#, with: "")
+        let stub = StubTransport()
+        stub.stub(
+            "https://ghe.example.com/api/graphql",
+            body: #"{"data":{"rateLimit":{"cost":1,"remaining":4998},"a0":\#(owner)}}"#)
+        let log = InMemoryLogHandler()
+        let github = repository(
+            stub, logger: Logger(label: "t", level: .warning, handler: log), asksProfileEmail: false)
+        let batch = try await github.profiles([login("octocat")])
+        #expect(batch.requests == 1)
+        let queries = stub.received.map { String(decoding: $0.body ?? Data(), as: UTF8.self) }
+        #expect(queries.map { $0.contains("email") } == [false])
+        #expect(log.entries.isEmpty)
     }
 
     /// Only a refusal of `email` alone is met by asking without it: one that names another field as well is

@@ -71,6 +71,29 @@ struct GraphQLEndToEndTests {
         }
     }
 
+    /// `--fields` without `email` asks GraphQL no email, so the same token is neither refused nor warned
+    /// (helper-358, F3); with `email` among the fields it is asked, and refused, as above.
+    @Test func fieldsWithoutEmailNeverAskIt() async throws {
+        try await withServer { server in
+            let logins = server.population.users.filter { $0.type == "User" }.prefix(150).map(\.login)
+            let noScope = ["GH_TOKEN": "ghp_graphqlE2E_noscope"]
+            let result = try await show(
+                server, logins, "--format json --via graphql --concurrency 1 --fields login,name", environment: noScope)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(
+                try objects(result.stdout).map { $0.keys.sorted() } == Array(repeating: ["login", "name"], count: 150))
+            #expect(result.stderr == "")
+            #expect(graphQLRequests(server) == 2)
+            server.resetRequests()
+            let asked = try await show(
+                server, logins, "--format json --via graphql --concurrency 1 --fields login,email", environment: noScope
+            )
+            #expect(asked.status == 0, "\(asked.stderr)")
+            #expect(asked.stderr.contains("email is null in the profiles it gives"))
+            #expect(graphQLRequests(server) == 3)
+        }
+    }
+
     @Test func threeBatchesOfProfilesMatchRESTKeyByKeyExceptTheApproximateKeys() async throws {
         try await withServer { server in
             let logins = server.population.users.map(\.login)

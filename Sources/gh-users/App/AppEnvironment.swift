@@ -23,6 +23,8 @@ struct AppEnvironment: Sendable {
         let cache: CacheLocation
         let cacheMode: CacheMode
         let copiesAnswer: Bool
+        /// Whether GraphQL profile queries ask `email` (`CommonOptions.asksProfileEmail`).
+        var asksProfileEmail = true
         let logger: Logger
         /// The run's streams, whose stderr masks the token: a rate-limit wait is announced there.
         let io: IOStreams
@@ -149,7 +151,8 @@ extension AppEnvironment {
                 logger: request.logger)
         }
         let cache = CacheSettings(store: store, mode: request.cacheMode, copiesAnswer: request.copiesAnswer)
-        return GitHubRepository(client: client, cache: cache, logger: request.logger)
+        return GitHubRepository(
+            client: client, cache: cache, logger: request.logger, asksProfileEmail: request.asksProfileEmail)
     }
 }
 

@@ -104,6 +104,7 @@ struct GitHubSession: Sendable {
             cache: cache,
             cacheMode: common.cacheMode,
             copiesAnswer: common.copiesAnswer,
+            asksProfileEmail: common.asksProfileEmail,
             logger: logger,
             io: io
         )

@@ -57,6 +57,12 @@ struct CommandRouter: Sendable {
             // A snapshot records GitHub's list as it is now: with the network down, the run fails at once rather
             // than reading every page from the cache to compare none of them.
             if ChangesOption.isGiven(parsed) { common.copiesAnswer = false }
+            // A profile's email needs a scope GraphQL may refuse the whole query for: not asked when not written.
+            if !ChangesOption.isGiven(parsed), let fields = parsed.chosenFields,
+                !fields.contains(where: { $0.fieldRoot == "email" })
+            {
+                common.asksProfileEmail = false
+            }
             return .run(Invocation(name: spec.name, run: run, common: common))
         } catch {
             return .usageError(error)

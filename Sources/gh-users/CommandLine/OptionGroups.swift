@@ -24,6 +24,8 @@ struct CommonOptions: Sendable, Equatable {
     /// Whether a cached copy may answer where the network cannot be reached (`CacheSettings.copiesAnswer`): not
     /// for `--changes`, as the router decides.
     var copiesAnswer = true
+    /// Whether GraphQL profile queries ask `email`: not when `--fields` leaves it out, as the router decides.
+    var asksProfileEmail = true
     var cacheDirectory: String?
     var logLevel: LogLevel?
     var debug = false
