@@ -124,14 +124,17 @@ enum ErrorMapping {
     /// mean the account is missing: GitHub answers so when the token lacks the scope, so it is a refusal that
     /// names the row's scope (exit 4), as a 403 that names it is. So is a 404 from a row under an organization or
     /// a repository that needs a scope (`GET /orgs/{org}/outside_collaborators`): GitHub hides from a token
-    /// without the scope or the role what it may not see, so the refusal names what is needed.
+    /// without the scope or the role what it may not see, so the refusal names what is needed; unless the answer
+    /// shows the token holding a scope GitHub accepts there (`holdsScope`), where it is the account's role.
     ///
     /// A 403 of `GET /repos/{owner}/{repo}/contributors` that says the list is too large is no question of the
     /// token: GitHub does not list them through the API at all (exit 1), and the message says so in one line.
     ///
     /// `GET /orgs/{org}/members` with a 2FA filter (`url`'s query) is for the organization's owners: GitHub's 422
     /// or 403 to anyone else is a refusal (exit 4) that says so in one line.
-    static func ownResourceRefusal(_ error: DomainError, endpoint: Endpoint, url: URL? = nil) -> DomainError {
+    static func ownResourceRefusal(
+        _ error: DomainError, endpoint: Endpoint, url: URL? = nil, holdsScope: Bool = false
+    ) -> DomainError {
         if endpoint == .members, let url, url.query?.contains("filter=2fa_") == true {
             let owners = "the 2FA filters are for the organization's owners only"
             switch error {
@@ -164,7 +167,9 @@ enum ErrorMapping {
         guard let scope = endpoint.scope, ownAccount || underOwner else {
             return endpoint.parameters.isEmpty ? unserved(endpoint, url: url, requestID: requestID) : error
         }
-        return .unauthorized(status: 404, message: "Not Found", problem: .scope(accepted: scope), requestID: requestID)
+        // helper-357: a recorded 404 names the scopes, as a write's does; one the token holds is no scope refusal.
+        let problem: AccessProblem = underOwner && holdsScope ? .hidden : .scope(accepted: scope)
+        return .unauthorized(status: 404, message: "Not Found", problem: problem, requestID: requestID)
     }
 
     /// `x-github-request-id`, the id GitHub Support asks for, kept to a length an id can have: it is the

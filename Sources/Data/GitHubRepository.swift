@@ -311,7 +311,9 @@ package struct GitHubRepository: ResourceRepository, UsersRepository, GraphQLPro
             throw page.answered(requestID: ErrorMapping.requestID(response))
         }
         if let error = ErrorMapping.domainError(for: response, resource: resource.missing) {
-            throw ErrorMapping.ownResourceRefusal(error, endpoint: resource.endpoint, url: url)
+            throw ErrorMapping.ownResourceRefusal(
+                error, endpoint: resource.endpoint, url: url,
+                holdsScope: ErrorMapping.tokenHoldsAcceptedScope(response))
         }
         let next = LinkHeader(response.headers["Link"]).next.map(PageCursor.init(url:))
         do {

@@ -91,6 +91,9 @@ package enum AccessProblem: Sendable, Equatable {
     /// token's account is not in to neither; `scope` is what listing it needs. `byGraphQL`: GraphQL's `NOT_FOUND`
     /// said so (`team-members --direct`), not a 404.
     case unseenTeam(TeamName, scope: String?, byGraphQL: Bool = false)
+    /// A 404 under an owner that exists, to a token whose answer shows a scope GitHub accepts for the list: not
+    /// its scopes, but its account's role or access.
+    case hidden
 
     /// A token past its expiry date: it failed authentication, as a 401 did.
     package var isExpiry: Bool {

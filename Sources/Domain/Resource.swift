@@ -230,9 +230,11 @@ extension ResourceRepository {
         let requestID: String?
         let scope: String?
         var byGraphQL = false
+        var hidden = false
         switch error {
         case .notFound(_, let id, let graphQL): (requestID, scope, byGraphQL) = (id, listScope, graphQL)
         case .unauthorized(404, _, .scope(let accepted), let id): (requestID, scope) = (id, accepted)
+        case .unauthorized(404, _, .hidden, let id): (requestID, scope, hidden) = (id, nil, true)
         default: return error
         }
         do throws(DomainError) {
@@ -245,7 +247,8 @@ extension ResourceRepository {
         }
         return .unauthorized(
             status: 404, message: "Not Found, though \(owner.missing) exists",
-            problem: team.map { .unseenTeam($0, scope: scope, byGraphQL: byGraphQL) } ?? .scope(accepted: scope),
+            problem: team.map { .unseenTeam($0, scope: scope, byGraphQL: byGraphQL) }
+                ?? (hidden ? .hidden : .scope(accepted: scope)),
             requestID: requestID)
     }
 }

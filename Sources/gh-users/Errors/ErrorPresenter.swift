@@ -96,6 +96,8 @@ struct ErrorPresenter: Sendable {
                 hint =
                     "The token may lack a scope: GitHub answers 404 for what a token may not see"
                     + (accepted.map { " (this needs: \(clean($0)))" } ?? "") + "."
+            case (_, .hidden):
+                hint = "The token has a scope GitHub accepts here: its account lacks the role or access it needs."
             case (_, .scope(let accepted)):
                 hint =
                     "The token may lack a scope or access to this resource"
@@ -375,22 +377,6 @@ struct ErrorPresenter: Sendable {
     /// mail, is not read in another one.
     static func localTime(_ date: Date, now: Date) -> String {
         LocalTime.text(date, date: !LocalTime.isSameDay(date, now))
-    }
-}
-
-/// Where a session's token came from (`GH_TOKEN`, the token file), and the variables a token is looked for in,
-/// in order: for a GitHub Enterprise host, `GH_ENTERPRISE_TOKEN` and `GITHUB_ENTERPRISE_TOKEN` come first.
-struct TokenOrigin: Sendable, Equatable {
-    var source: String? = "GH_TOKEN or GITHUB_TOKEN"
-    var variables = ["GH_TOKEN", "GITHUB_TOKEN"]
-    /// The GitHub Enterprise host the API root names, which takes only the enterprise variables.
-    var enterpriseHost: String?
-
-    /// `GH_TOKEN or GITHUB_TOKEN`; `A, B, C or D`.
-    var variablesText: String {
-        guard let last = variables.last else { return "GH_TOKEN" }
-        let rest = variables.dropLast()
-        return rest.isEmpty ? last : rest.joined(separator: ", ") + " or " + last
     }
 }
 

@@ -67,6 +67,38 @@ struct PeopleListCommandTests {
         #expect(run.err.contains("though \(owner) exists"), "\(run.err)")
     }
 
+    /// helper-357: GitHub names the scopes on a 404 as well (github3.py's `GitHub_is_blocking` cassette:
+    /// `X-OAuth-Scopes` and `X-Accepted-OAuth-Scopes` on one). A token that holds a scope GitHub accepts is short of
+    /// a role, not a scope: the refusal names none to add (exit 4 still). Before, it said "(this needs: read:org)"
+    /// to a token with read:org, as it does to one without (`aListGitHubHidesNamesWhatIsNeeded`).
+    @Test(arguments: hiddenLists)
+    func aListHiddenFromATokenWithTheScopeNamesNoScope(
+        command: String, request: String, lookup: String, body: String, scope: String
+    ) async {
+        let harness = Self.signedIn()
+        let scopes = "admin:org, read:org, repo"
+        harness.expect(
+            request + "?per_page=30", status: 404,
+            headers: [CommandHarness.requestID, ("X-OAuth-Scopes", scopes), ("X-Accepted-OAuth-Scopes", scopes)],
+            body: "error-404")
+        harness.expect(lookup, body: body)
+        let run = await harness.run(command.split(separator: " ").map(String.init))
+        #expect(run.status == 4)
+        #expect(run.out.isEmpty)
+        #expect(!run.err.contains("this needs") && !run.err.contains("lack a scope"), "\(run.err)")
+        guard !command.hasPrefix("team-members") else {
+            #expect(
+                run.err
+                    == "gh-users: no team 'justice-league' in github that the token can see (HTTP 404): it does not "
+                    + "exist, or it is secret and the token's account is not in it\nrequest id: CF25:41C0:C9E976\n")
+            return
+        }
+        #expect(
+            run.err.hasSuffix(
+                "exists)\nThe token has a scope GitHub accepts here: its account lacks the role or access it needs.\n"
+                    + "request id: CF25:41C0:C9E976\n"), "\(run.err)")
+    }
+
     /// A mistyped owner: GitHub's 404 for the list and for the owner's lookup (its documented 404 body, as
     /// recorded). Before, this was "authentication failed (HTTP 404) … this needs: read:org", exit 4, never naming
     /// the owner; now it is exit 3 naming what does not exist, and no scope.
