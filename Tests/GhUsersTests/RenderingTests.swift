@@ -568,6 +568,24 @@ struct StreamedTableRoomTests {
         #expect(full.line(["1003", "Wombat-Labs-7", "Bot-ish"]) == "1003     Wombat-Labs-7  Bot-ish\n")
     }
 
+    /// A name (or a location) takes at most 40 of the room left over, a description all the rest; without a
+    /// description the rest stays empty. At 200 columns a `--full` list gave an 11-letter name 59 columns and a
+    /// 6-letter location 60, and at 1,000 every row ran to 1,000 (helper-360).
+    @Test func aNameTakesAtMostFortyOfTheRoomLeft() {
+        let profile: [(header: String, shrink: ColumnShrink?)] = [
+            ("ID", nil), ("LOGIN", .last), ("NAME", .second), ("LOCATION", .second), ("FOLLOWERS", nil),
+        ]
+        let row = ["25", "CalmFalcon19", "Calm Falcon", "Kraków", "361"]
+        let layout = TableLayout(columns: profile, rows: [row], width: 200)
+            .withRoom(natural: [10, 39, nil, nil, nil], shrinks: profile.map(\.shrink), width: 200)
+        #expect(layout.widths == [10, 39, 40, 40, 9], "\(layout.widths)")
+        let described = profile + [("BIO", .first)]
+        let withBio = TableLayout(columns: described, rows: [row + ["hi"]], width: 200)
+            .withRoom(natural: [10, 39, nil, nil, nil, nil], shrinks: described.map(\.shrink), width: 200)
+        #expect(withBio.widths.prefix(5) == [10, 39, 40, 40, 9], "\(withBio.widths)")
+        #expect(withBio.widths.reduce(0, +) + TableLayout.gap * 5 == 200, "\(withBio.widths)")
+    }
+
     @Test func theRoomStaysWithinTheTerminal() {
         let layout = TableLayout(columns: [("LOGIN", .last), ("OUTCOME", .first)], rows: [["x", "ok"]], width: 50)
             .withRoom(natural: [39, nil], shrinks: [.last, .first], width: 50)

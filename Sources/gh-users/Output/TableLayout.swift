@@ -90,6 +90,8 @@ struct TableLayout: Sendable, Equatable {
     static let claimedWidth = 20
     /// The least a name keeps while a location is shown beside it (else the location is left out).
     static let sharedNameWidth = 16
+    /// The most a streamed table gives a name from room left over: the rest goes to a description, or stays empty.
+    static let widestName = 40
 
     /// This layout for a table whose first chunk is not all of it, so that later rows are not cut to the first
     /// chunk's widths. Within `width`, each shown column with a natural width (an id's 10 digits, a login's 39
@@ -174,11 +176,16 @@ struct TableLayout: Sendable, Equatable {
             widths[index] += growth
             spare -= growth
         }
+        // Then free text shares the rest: a name (or a location) up to `widestName`, a description or an outcome
+        // all that is left. At 200 columns a `--full` list spread 11-letter names over 59 columns (helper-360).
         let free = shown.filter { natural[$0] == nil && shrinks[$0] != nil }
-        for (position, index) in free.enumerated() where spare > 0 {
-            let share = spare / (free.count - position)
-            widths[index] += share
-            spare -= share
+        for tier in [free.filter { shrinks[$0] == .second }, free.filter { shrinks[$0] != .second }] {
+            for (position, index) in tier.enumerated() where spare > 0 {
+                var share = spare / (tier.count - position)
+                if shrinks[index] == .second { share = min(share, max(0, Self.widestName - widths[index])) }
+                widths[index] += share
+                spare -= share
+            }
         }
         return TableLayout(headers: headers, widths: widths, shrinks: shrinks, room: max(0, spare))
     }
