@@ -79,7 +79,8 @@ struct ContributionsEndToEndTests {
                 let cell: (String) -> String =
                     colour == "never"
                     ? { Self.glyphs[$0] ?? "?" }
-                    : term == "linux" ? basic : { "\u{1B}[38;5;\(Self.greens[$0] ?? 0)m■\u{1B}[0m" }
+                    : term == "linux"
+                        ? basic : { "\u{1B}[38;5;\(Self.greens[$0] ?? 0)m" + (Self.glyphs[$0] ?? "?") + "\u{1B}[0m" }
                 #expect(Array(lines[1...7]) == expectedRows(days, weeks: weeks, cell: cell), "\(map.stdout)")
                 let visible = lines.map {
                     $0.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)

@@ -44,7 +44,11 @@ private func row(_ label: String, _ cell: String, _ count: Int) -> String {
         + Array(repeating: cell, count: count).joined(separator: " ")
 }
 
-private func green(_ colour: Int) -> String { "\u{1B}[38;5;\(colour)m■\u{1B}[0m" }
+/// A level's glyph in its 256-colour green: never a square for every level, told apart by colour alone.
+private func green(_ colour: Int) -> String {
+    let glyph = [237: "·", 22: "░", 28: "▒", 34: "▓", 40: "█"][colour] ?? "?"
+    return "\u{1B}[38;5;\(colour)m\(glyph)\u{1B}[0m"
+}
 
 struct ContributionsHeatmapTests {
     /// 43 whole weeks, Sunday 2026-01-04 through Saturday 2026-10-31.

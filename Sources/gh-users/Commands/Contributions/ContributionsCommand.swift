@@ -35,8 +35,8 @@ enum ContributionsCommand {
         usage: "gh-users contributions LOGIN [--from DATE] [--to DATE] [options]",
         discussion: """
             On a terminal (or with --format table) the calendar is drawn as GitHub draws it: a column per
-            week, a row per weekday from Sunday, month names above, and GitHub's five levels in green, or as
-            the glyphs · ░ ▒ ▓ █ when colour is off. GitHub's levels are quartiles over the days of one
+            week, a row per weekday from Sunday, month names above, and GitHub's five levels as the glyphs
+            · ░ ▒ ▓ █, in green unless colour is off. GitHub's levels are quartiles over the days of one
             answer; a span asked in more than one piece (below) is drawn with one set of quartiles over the
             whole span instead: a day with no contributions is NONE, any other is quartile
             1+4×below/active, where active is the span's days with contributions and below how many of

@@ -153,13 +153,14 @@ enum ContributionsHeatmap {
         return String(line)
     }
 
-    /// A day: a 256-colour square; on a terminal of 8 colours (helper-340's E10: `TERM=linux` drew the codes as
-    /// other colours or none), its level's glyph in green; with colour off, the glyph alone.
+    /// A day: its level's glyph, in its 256-colour green; on a terminal of 8 colours (helper-340's E10: `TERM=linux`
+    /// drew the codes as other colours or none) in plain green; with colour off, alone. Never by colour alone: one
+    /// square for every level left the levels to colour, which not every reader tells apart (helper-360, WCAG 1.4.1).
     private static func cell(_ level: ContributionLevel, context: RenderContext) -> String {
         let glyph = glyphs[level] ?? "?"
         guard context.colorEnabled else { return glyph }
         guard context.extendedColors else { return level == .none ? glyph : "\u{1B}[32m" + glyph + "\u{1B}[0m" }
-        return "\u{1B}[38;5;\(colours[level] ?? 237)m■\u{1B}[0m"
+        return "\u{1B}[38;5;\(colours[level] ?? 237)m" + glyph + "\u{1B}[0m"
     }
 
     private static func pad(_ label: String) -> String {
