@@ -16,8 +16,9 @@ enum CompletionCommand {
         abstract: "Print a shell completion script.",
         usage: "gh-users completion bash|zsh|fish",
         discussion: """
-            The script completes commands, options, their values (formats, sort keys, fields, directories)
-            and the words 'cache' and 'help' take. It is generated from the same specs the parser reads, so
+            The script completes commands and subcommands (me edit, cache info), options, their values
+            (formats, sort keys, fields, files and directories), the shells completion takes, and the
+            commands and topics help takes. It is generated from the same specs the parser reads, so
             regenerate it after an upgrade. Install it once:
 
               bash:

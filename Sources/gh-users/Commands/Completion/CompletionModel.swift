@@ -91,18 +91,32 @@ struct CompletionModel: Sendable {
     private static func options(of spec: CommandSpec) -> [Option] {
         unique(spec.allOptions)
             .filter { $0.name != fieldsOption || !spec.fields.isEmpty }
-            .map { Option(spec: $0, value: value(of: $0, fields: spec.fields, when: fieldsWithOptions(spec))) }
+            .map { Option(spec: $0, value: value(of: $0, fields: offeredFields(spec), when: fieldsWithOptions(spec))) }
+    }
+
+    /// A list's fields, less those that only an option gives, as its notes say (contributors' `name`, "with --anon
+    /// or --full"): the parser refuses them without it, so completion offered what was then exit 64 (helper-361).
+    static func offeredFields(_ spec: CommandSpec) -> [String] {
+        spec.fields.filter { !(spec.fieldNotes[$0]?.hasPrefix("with --") ?? false) }
     }
 
     /// The fields `--fields` takes with each option that changes the records, as the options check them:
-    /// with `--full` a profile's and the list's keys it keeps; with `--changes` the change records' own.
+    /// with `--full` a profile's and the list's keys it keeps; with `--changes` the change records' own; with an
+    /// option a field's note names (`--anon`), every field of the list.
     static func fieldsWithOptions(_ spec: CommandSpec) -> [OptionNames] {
-        spec.optionFields.compactMap { label, fields in
+        let changing = spec.optionFields.compactMap { label, fields -> OptionNames? in
             guard let option = option(inLabel: label) else { return nil }
             guard label == ProfileGroup.keptLabel else { return OptionNames(option: option, names: fields) }
             let profile = FieldCatalog.profile
             return OptionNames(option: option, names: profile + fields.filter { !profile.contains($0) })
         }
+        let noted = spec.fields.compactMap { spec.fieldNotes[$0] }.filter { $0.hasPrefix("with --") }
+        var giving: [String] = []
+        for word in noted.flatMap({ $0.split(separator: " ") }) where word.hasPrefix("--") {
+            let option = String(word)
+            if !giving.contains(option), !changing.contains(where: { $0.option == option }) { giving.append(option) }
+        }
+        return changing + giving.map { OptionNames(option: $0, names: spec.fields) }
     }
 
     /// The option a label of help's fields names (`--full` of "With --full, also").
