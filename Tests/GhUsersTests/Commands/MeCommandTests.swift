@@ -208,6 +208,8 @@ struct MeEditCommandTests {
         (["me", "edit", "--dry-run"], "me edit needs a field to change"),
         (["me", "--bio", "x"], "--bio changes the profile: gh-users me edit --bio"),
         (["me", "--hireable"], "--hireable changes the profile"),
+        // It changes nothing: it said it did (helper-361).
+        (["me", "--dry-run"], "--dry-run shows what me edit would send: gh-users me edit --dry-run …"),
         (["me", "edit", "--hireable", "--no-hireable"], "give --hireable or --no-hireable, not both"),
         // `@` alone, stripped, would clear the field: it names no account.
         (["me", "edit", "--twitter-username", "@"], "--twitter-username @ names no account; give '' to clear"),

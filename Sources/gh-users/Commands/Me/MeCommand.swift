@@ -35,9 +35,10 @@ struct MeCommand: GitHubCommand, NestingCommand {
 
     static let subcommands = [Command(MeEditCommand.self)]
 
-    /// `me --bio x`: the option is `me edit`'s.
+    /// `me --bio x`: the option is `me edit`'s; `--dry-run` changes nothing, and says what `me edit` would send.
     static func misplaced(_ option: OptionSpec) -> UsageError? {
-        UsageError(message: "--\(option.name) changes the profile: gh-users me edit --\(option.name) …", command: spec)
+        let what = option.name == "dry-run" ? "shows what me edit would send" : "changes the profile"
+        return UsageError(message: "--\(option.name) \(what): gh-users me edit --\(option.name) …", command: spec)
     }
 
     /// `me` takes no word but `edit`, which the router takes to the subcommand.
