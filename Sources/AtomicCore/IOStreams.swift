@@ -27,6 +27,10 @@ package struct IOStreams: Sendable {
     package let terminalWidth: Int
     /// Columns of the terminal behind stderr, where progress is drawn (stdout may go to a file meanwhile).
     package var stderrWidth: Int
+    /// Reads stderr's columns again for each status line (`system`: the terminal's, which a resized window
+    /// changes mid-run); nil keeps `stderrWidth`. A crawl's progress kept its starting width, and a narrowed
+    /// window filled with the wrapped rows each redraw left behind (helper-360).
+    package var measureStderrWidth: (@Sendable () -> Int?)?
     /// Colour as the environment asks for it, before any `--color` flag.
     package let colorPolicy: ColorPolicy
     /// How many colours the terminal draws (`TERM`, `COLORTERM`, read by `system` for stdout wherever it goes);
@@ -118,7 +122,8 @@ package struct IOStreams: Sendable {
     }
 
     private func writeStatusLine(_ text: String) {
-        writeErr("\r\u{1B}[2K" + DisplayWidth.truncate(text, toWidth: max(1, stderrWidth - 1)))
+        let width = measureStderrWidth?() ?? stderrWidth
+        writeErr("\r\u{1B}[2K" + DisplayWidth.truncate(text, toWidth: max(1, width - 1)))
     }
 
     /// The real process streams. `TERM=dumb` counts as no terminal: no table, colour, progress line or question
@@ -146,6 +151,7 @@ package struct IOStreams: Sendable {
             colorPolicy: ColorPolicy(environment: environment)
         )
         io.stderrWidth = errColumns ?? io.terminalWidth
+        if errColumns != nil { io.measureStderrWidth = { TerminalSize.columns(of: STDERR_FILENO) } }
         io.colorDepth = ColorDepth(environment: environment)
         io.stdoutIsTerminal = outTerminal
         var info = stat()

@@ -70,6 +70,28 @@ struct ProgressTests {
         #expect(waited.value)
     }
 
+    /// A window resized mid-run: each status line is cut to stderr's width as it is then. A crawl narrowed from 80
+    /// to 20 columns kept drawing 35, and each redraw wrapped, leaving a stale row behind (helper-360).
+    @Test func theProgressLineFollowsAResizedTerminal() {
+        var (io, _, err) = IOStreams.test(stderrTTY: true, width: 80)
+        let columns = Columns()
+        io.measureStderrWidth = { columns.now }
+        io.drawStatusLine("Fetched 12 pages · 1,200 accounts · 40/s")
+        columns.now = 20
+        io.drawStatusLine("Fetched 13 pages · 1,300 accounts · 41/s")
+        let drawn = err.text.components(separatedBy: "\r\u{1B}[2K")
+        #expect(drawn == ["", "Fetched 12 pages · 1,200 accounts · 40/s", "Fetched 13 pages ·…"], "\(drawn)")
+    }
+
+    private final class Columns: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = 80
+        var now: Int {
+            get { lock.withLock { value } }
+            set { lock.withLock { value = newValue } }
+        }
+    }
+
     /// A progress line wider than a narrow pane wrapped, and `\r` with erase-line cleared only its last row: the
     /// pane filled with stale copies. Each drawing fits the terminal, short of its last column.
     @Test func theProgressLineFitsANarrowTerminal() async {
