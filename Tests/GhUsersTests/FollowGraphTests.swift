@@ -343,6 +343,22 @@ struct FollowChangePromisesTests {
         }
     }
 
+    /// Ctrl-D at the question ends the input with no newline: the refusal starts a line of its own. It was
+    /// "Unfollow 2 accounts? [y/N] gh-users: not confirmed; nothing was sent" (helper-360).
+    @Test func endOfInputAtTheQuestionEndsItsLine() async {
+        let github = StubTransport()
+        var (io, _, err) = IOStreams.test(stderrTTY: true, stdin: "alice\nbob\n", terminal: "")
+        io.stdinIsTTY = false
+        io.readLine = { nil }
+        var (env, _, _) = AppEnvironment.test(http: github, environment: token)
+        env.io = io
+        #expect(await run(["unfollow", "-", "--format", "tsv"], env) == 1)
+        #expect(
+            err.text.hasSuffix("Unfollow 2 accounts? [y/N] \ngh-users: not confirmed; nothing was sent\n"),
+            "\(err.text)")
+        #expect(github.calls.isEmpty)
+    }
+
     @Test func withoutATerminalTheErrorPointsAtUnfollowsHelp() async {
         let github = StubTransport()
         let (env, _, err) = AppEnvironment.test(http: github, environment: token)

@@ -102,7 +102,10 @@ struct WriteCoordinator {
         let shown = logins.prefix(20).map(\.value).joined(separator: ", ")
         io.writeErr("To \(declaration.name): \(shown)\(count > 20 ? " and \(count - 20) more" : "")\n")
         io.writeErr("\(declaration.name.prefix(1).uppercased() + declaration.name.dropFirst()) \(accounts)? [y/N] ")
-        let answer = io.readLine()?.trimmingCharacters(in: .whitespaces).lowercased()
+        let typed = io.readLine()
+        // Ctrl-D ends the input with no newline: the refusal went on the question's line (helper-360).
+        if typed == nil { io.writeErr("\n") }
+        let answer = typed?.trimmingCharacters(in: .whitespaces).lowercased()
         guard answer == "y" || answer == "yes" else {
             io.writeErr("gh-users: not confirmed; nothing was sent\n")
             return .setupFailed
