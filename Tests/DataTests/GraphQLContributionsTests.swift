@@ -197,3 +197,19 @@ struct GraphQLEndpointNotFoundTests {
         }
     }
 }
+
+struct GraphQLStargazersNotFoundTests {
+    /// A repository GitHub answers null for, with no error beside it, is one the token cannot see or that is gone:
+    /// not found, as with a NOT_FOUND error, never a server's failure.
+    @Test func aNullRepositoryWithoutAnErrorIsNotFound() throws {
+        let answer = HTTPResponse(
+            status: 200, headers: HTTPHeaders([]), body: Data(#"{"data":{"repository":null}}"#.utf8),
+            url: URL(string: "https://api.github.com/graphql")!)
+        let repository = try RepositoryName(validating: "octo/app")
+        #expect(
+            throws: GraphQLBatchFailure.failed(.notFound(resource: "repository 'octo/app'", byGraphQL: true))
+        ) {
+            try GraphQLStargazersResponse.decode(answer, repository: repository, endpoint: "POST /graphql")
+        }
+    }
+}

@@ -526,6 +526,42 @@ struct GraphQLRepositoryTests {
         #expect(log.entries.isEmpty)
     }
 
+    /// Batches in flight together (`--full` expands several at once), each refused for `email`, say the scope once
+    /// between them, as one batch does.
+    @Test func batchesRefusedForEmailTogetherSayItOnce() async throws {
+        let refusal =
+            #"{"data":null,"errors":[{"type":"INSUFFICIENT_SCOPES","message":"Your token has not been granted the "#
+            + #"required scopes to execute this query. The 'email' field requires one of the following scopes: "#
+            + #"['user:email', 'read:user'], but your token has only been granted the: ['repo'] scopes."}]}"#
+        let owner = octocatOwner.replacingOccurrences(of: #""email":"","#, with: "")
+        let answer = #"{"data":{"rateLimit":{"cost":1,"remaining":4998},"a0":\#(owner)}}"#
+        let stub = StubTransport()
+        stub.answerEvery { request, _ in
+            let asksEmail = String(decoding: request.body ?? Data(), as: UTF8.self).contains("email")
+            return HTTPResponse(status: 200, body: Data((asksEmail ? refusal : answer).utf8), url: request.url)
+        }
+        let arrived = InFlightGauge()
+        // Each POST waits for the other, so both batches ask `email` before either is refused.
+        let together: HTTPTransport = { request in
+            arrived.enter()
+            for _ in 0..<200 where arrived.maximum < 2 { try await Task.sleep(for: .milliseconds(10)) }
+            return try await stub.transport(request)
+        }
+        let log = InMemoryLogHandler()
+        let github = GitHubRepository(
+            client: HTTPClient(
+                configuration: HTTPClientConfiguration(
+                    baseURL: URL(string: "https://ghe.example.com/api/v3")!, userAgent: "gh-users/test", token: "t0k"),
+                transport: together, logger: .disabled, retryPolicy: RetryPolicy(maxRetries: 0)),
+            logger: Logger(label: "t", level: .warning, handler: log))
+        async let first = github.profiles([login("octocat")])
+        async let second = github.profiles([login("octocat")])
+        let batches = try await [first, second]
+        #expect(batches.map(\.requests) == [2, 2])
+        #expect(log.entries.count == 1, "\(log.entries.map(\.message))")
+        #expect(log.entries.first?.message.contains("(user:email or read:user)") == true)
+    }
+
     /// Only a refusal of `email` alone is met by asking without it: one that names another field as well is
     /// the query's refusal, as before.
     @Test func aScopeRefusalOfAnotherFieldIsNoEmailRefusal() {
@@ -541,6 +577,17 @@ struct GraphQLRepositoryTests {
         #expect(GraphQLProfileResponse.emailRefusal(refusal(["email", "createdAt"])) == nil)
         #expect(GraphQLProfileResponse.emailRefusal(refusal(["createdAt"])) == nil)
         #expect(GraphQLProfileResponse.emailRefusal(response(#"{"data":{"a0":null}}"#)) == nil)
+    }
+
+    /// Only a 200 is read for a refusal of `email`: a 403 or 502 whose body says the same words is that status's
+    /// failure, never met by asking again without the field.
+    @Test func onlyA200CanRefuseEmail() {
+        let body =
+            #"{"data":null,"errors":[{"type":"INSUFFICIENT_SCOPES","message":"The 'email' field requires one of "#
+            + #"the following scopes: ['read:user'], but your token has only been granted the: ['repo'] scopes."}]}"#
+        #expect(GraphQLProfileResponse.emailRefusal(response(body)) == ["read:user"])
+        #expect(GraphQLProfileResponse.emailRefusal(response(body, status: 403)) == nil)
+        #expect(GraphQLProfileResponse.emailRefusal(response(body, status: 502)) == nil)
     }
 
     @Test func aSpentLimitIsReportedWithoutWaitOnRateLimit() async {

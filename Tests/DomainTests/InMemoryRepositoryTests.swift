@@ -88,6 +88,49 @@ private final class InMemoryGraphQL: GraphQLProfilesRepository, @unchecked Senda
     }
 }
 
+/// A GraphQL endpoint that answers its first batch at once and holds every later one until it is cancelled (or a
+/// minute has passed), as a slow server does: what a caller that stops early leaves in flight. It counts the
+/// batches it saw cancelled.
+private final class FirstBatchOnly: GraphQLProfilesRepository, @unchecked Sendable {
+    private let lock = NSLock()
+    private var cancelledBatches = 0
+    var cancelled: Int { lock.withLock { cancelledBatches } }
+
+    func profiles(_ logins: [Login]) async throws(GraphQLBatchFailure) -> GraphQLBatch {
+        if logins.first?.value != "u1" {
+            do {
+                try await Task.sleep(for: .seconds(60))
+            } catch {
+                lock.withLock { cancelledBatches += 1 }
+                throw .failed(.cancelled)
+            }
+        }
+        return GraphQLBatch(
+            lookups: logins.map { .found(makeUser(Int64($0.value.dropFirst(1)) ?? 0, $0.value)) }, cost: 1,
+            remaining: 4_999)
+    }
+}
+
+/// A GraphQL endpoint whose first batch meets a spent rate limit at once, and whose later ones fail with a 500 a
+/// moment after: two batches in flight when the run stops, each failing its own way.
+private final class LimitThenServerError: GraphQLProfilesRepository, @unchecked Sendable {
+    static let limit = DomainError.rateLimited(resetAt: nil, message: "API rate limit exceeded", resource: "graphql")
+
+    private let lock = NSLock()
+    private var asked = 0
+
+    func profiles(_ logins: [Login]) async throws(GraphQLBatchFailure) -> GraphQLBatch {
+        lock.withLock { asked += 1 }
+        guard logins.first?.value == "u1" else {
+            try? await Task.sleep(for: .milliseconds(200))
+            throw .failed(.server(status: 500, message: "Internal Server Error"))
+        }
+        // The limit is met once the second batch is in flight too.
+        for _ in 0..<200 where lock.withLock({ asked }) < 2 { try? await Task.sleep(for: .milliseconds(10)) }
+        throw .failed(Self.limit)
+    }
+}
+
 struct InMemoryRepositoryTests {
     private func login(_ text: String) -> Login {
         try! Login(validating: text)
@@ -188,6 +231,50 @@ struct InMemoryRepositoryTests {
             }
             #expect(taken == logins.prefix(stop + 1).map(\.value), "width \(width), stop at \(stop)")
         }
+    }
+
+    /// A caller that stops (`show - --via graphql | head -1`) cancels the batches in flight: it does not wait for
+    /// a slow POST whose profiles nobody will read.
+    @Test func aStopCancelsTheBatchesInFlight() async {
+        let graphQL = FirstBatchOnly()
+        let useCase = GraphQLProfilesUseCase(graphQL: graphQL, rest: InMemoryUsers([]), concurrency: 2)
+        var taken: [String?] = []
+        await useCase.execute((1...200).map { login("u\($0)") }) { result in
+            taken.append(try? result.get().login)
+            return false
+        }
+        #expect(taken == ["u1"])
+        // The second batch was in flight: cancelled, not waited for.
+        #expect(graphQL.cancelled == 1)
+    }
+
+    /// Handed on as they come, batches are sized as each starts: once a hundred was refused as too large, no later
+    /// batch asks a hundred again (each would be refused, and asked again smaller: twice the POSTs).
+    @Test func handedOnBatchesStartAtTheSizeThatPassed() async {
+        let logins = (1...400).map { login("u\($0)") }
+        let graphQL = InMemoryGraphQL(largest: 50)
+        let useCase = GraphQLProfilesUseCase(graphQL: graphQL, rest: InMemoryUsers([]), concurrency: 1)
+        var every: [String?] = []
+        await useCase.execute(logins) { result in
+            every.append(try? result.get().login)
+            return true
+        }
+        #expect(every == logins.map(\.value))
+        #expect(graphQL.batches.filter { $0 == 100 } == [100], "\(graphQL.batches)")
+    }
+
+    /// The first failure that stops the run is what every login after it is told, a batch already in flight that
+    /// failed otherwise included: a spent limit is not said as a 500 for the accounts after it.
+    @Test func theFirstFailureThatStopsTheRunIsEveryLaterLoginsToo() async {
+        let useCase = GraphQLProfilesUseCase(
+            graphQL: LimitThenServerError(), rest: InMemoryUsers([]), concurrency: 2)
+        var taken: [Result<User, DomainError>] = []
+        await useCase.execute((1...300).map { login("u\($0)") }) { result in
+            taken.append(result)
+            return true
+        }
+        #expect(taken.count == 300)
+        #expect(taken.allSatisfy { $0 == .failure(LimitThenServerError.limit) })
     }
 
     /// A batch that took two POSTs (asked again without `email`) counts two in the run's closing line.

@@ -182,6 +182,16 @@ struct WriteCommandTests {
         }
     }
 
+    /// Past twenty accounts the question names the first twenty and counts the rest.
+    @Test func theQuestionNamesTwentyAccountsAndCountsTheRest() async {
+        let github = StubTransport.acceptingWrites()
+        let logins = (1...23).map { "a\($0)" }
+        let result = await run(declaration(.always), logins, github: github, terminal: "n\n")
+        let named = logins.prefix(20).joined(separator: ", ")
+        #expect(result.err.hasPrefix("To star: \(named) and 3 more\nStar 23 accounts? [y/N] "), "\(result.err)")
+        #expect(github.calls.isEmpty)
+    }
+
     @Test func aDryRunSendsNothingAsksNothingAndNeedsNoToken() async {
         let github = StubTransport.acceptingWrites()
         let result = await run(declaration(.always), ["a", "b"], dryRun: true, github: github, hasToken: false)
@@ -297,6 +307,17 @@ struct WriteCommandTests {
         #expect(failed.status == 1)
         #expect(failed.out.hasPrefix("down\tstar\tfailed: "), "\(failed.out)")
         #expect(failed.out.hasSuffix("b\tstar\tstarred\n"))
+    }
+
+    /// An unknown account's message names it already: stderr does not name it a second time as the write's.
+    @Test func anUnknownAccountIsNamedOnceOnStderr() async {
+        let github = StubTransport.acceptingWrites()
+        github.refuse("PUT /user/stars/x", status: 404, message: "Not Found")
+        github.refuse("GET /users/x", status: 404, message: "Not Found")
+        let result = await run(declaration(.never), ["x", "a"], github: github)
+        #expect(result.status == 1)
+        #expect(result.err.hasPrefix("gh-users: no user 'x'"), "\(result.err)")
+        #expect(!result.err.contains("star x:"), "\(result.err)")
     }
 
     /// A network failure that outlasts the retries stops the run: every later write would meet it, each after its

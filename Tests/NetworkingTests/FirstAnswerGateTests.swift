@@ -213,6 +213,35 @@ struct HeadObserverTests {
         #expect(link.value == "200 <http://127.0.0.1/users?page=2>; rel=\"next\"")
         #expect(releasedByHead.value == "yes")
     }
+
+    /// A 200's next page is told with the body length its head announces; a compressed body's length, or none, is
+    /// no length, and only then do the reports of the body's growth tell the next page again. Another status's
+    /// `Link` asks for no page.
+    @Test func aNextPageIsToldWithTheLengthItsHeadAnnounces() {
+        let told = Told()
+        let link = ("Link", "<https://api.github.com/users?page=2>; rel=\"next\"")
+        func observer() -> HeadObserver {
+            HeadObserver.nextPage { url, bytes in told.append("\(url) \(bytes.map(String.init) ?? "none")") }
+        }
+        let announced = observer()
+        announced.observe(200, HTTPHeaders([link, ("Content-Length", "1234")]))
+        announced.grew?(2_097_152)
+        let compressed = observer()
+        compressed.observe(200, HTTPHeaders([link, ("Content-Length", "99"), ("Content-Encoding", "gzip")]))
+        compressed.grew?(1_048_576)
+        let refused = observer()
+        refused.observe(403, HTTPHeaders([link, ("Content-Length", "80")]))
+        refused.grew?(1_048_576)
+        let page2 = "https://api.github.com/users?page=2"
+        #expect(told.values == ["\(page2) 1234", "\(page2) none", "\(page2) 1048576"])
+    }
+
+    private final class Told: @unchecked Sendable {
+        private let lock = NSLock()
+        private var list: [String] = []
+        var values: [String] { lock.withLock { list } }
+        func append(_ value: String) { lock.withLock { list.append(value) } }
+    }
 }
 
 /// Over HTTP/1.1 the pool keeps its connections for the whole run (issue 29: libcurl closed idle ones whenever the

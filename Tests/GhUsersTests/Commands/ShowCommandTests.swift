@@ -165,6 +165,43 @@ struct ShowCommandTests {
         #expect(!one.err.contains("looking up"), "\(one.err)")
     }
 
+    /// A failure met by many accounts names the first five and counts the rest, so its one line stays short.
+    @Test func aFailureMetByManyAccountsNamesFiveAndCountsTheRest() async {
+        let harness = CommandHarness()
+        let logins = (1...7).map { "down\($0)" }
+        for login in logins { harness.expect("GET /users/\(login)", status: 500, body: "error-500") }
+        let run = await harness.run(["show"] + logins + ["--format", "tsv", "--retries", "0"])
+        #expect(run.status == 1)
+        let lines = run.err.split(separator: "\n").filter { $0.hasPrefix("gh-users: GitHub answered HTTP 500") }
+        #expect(lines.count == 1, "\(run.err)")
+        #expect(
+            lines.first?.hasSuffix(" (looking up 'down1', 'down2', 'down3', 'down4', 'down5' and 2 more)") == true,
+            "\(run.err)")
+    }
+
+    /// Cards are parted by one blank line, with none before the first.
+    @Test func cardsArePartedByABlankLineWithNoneBeforeTheFirst() async {
+        let harness = CommandHarness()
+        harness.expect("GET /users/octocat", body: "users-get-by-username")
+        harness.expect("GET /users/sigmavirus24", body: "users-get-by-id")
+        let run = await harness.run(["show", "octocat", "sigmavirus24", "--format", "table"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(!run.out.hasPrefix("\n"), "\(run.out)")
+        #expect(run.out.components(separatedBy: "\n\n").count == 2, "\(run.out)")
+    }
+
+    /// A `--fields` table is held for its widths and written at the end: an account not found beside the ones
+    /// found leaves their rows written.
+    @Test func aFieldsTableIsWrittenThoughAnAccountWasNotFound() async {
+        let harness = CommandHarness()
+        harness.expect("GET /users/octocat", body: "users-get-by-username")
+        harness.expect("GET /users/nosuch-zz", status: 404, body: "error-404")
+        let run = await harness.run(["show", "octocat", "nosuch-zz", "--format", "table", "--fields", "login"])
+        #expect(run.status == 1)
+        #expect(run.out.contains("octocat"), "\(run.out)")
+        #expect(run.err.contains("no user 'nosuch-zz'"), "\(run.err)")
+    }
+
     /// A malformed GraphQL batch names `POST /graphql`, no account: the accounts of the batch are named
     /// (helper-321), where a REST answer's path names its own.
     @Test func aMalformedGraphQLBatchNamesTheAccountsItWasFor() async {
