@@ -572,18 +572,42 @@ struct StreamedTableRoomTests {
     /// description the rest stays empty. At 200 columns a `--full` list gave an 11-letter name 59 columns and a
     /// 6-letter location 60, and at 1,000 every row ran to 1,000 (helper-360).
     @Test func aNameTakesAtMostFortyOfTheRoomLeft() {
-        let profile: [(header: String, shrink: ColumnShrink?)] = [
-            ("ID", nil), ("LOGIN", .last), ("NAME", .second), ("LOCATION", .second), ("FOLLOWERS", nil),
+        let profile: [Column<User>] = [
+            Column("ID") { _ in "" }, Column("LOGIN", shrink: .last) { _ in "" },
+            Column("NAME", shrink: .second) { _ in "" }, Column("LOCATION", shrink: .second) { _ in "" },
+            Column("FOLLOWERS") { _ in "" },
         ]
         let row = ["25", "CalmFalcon19", "Calm Falcon", "Kraków", "361"]
-        let layout = TableLayout(columns: profile, rows: [row], width: 200)
-            .withRoom(natural: [10, 39, nil, nil, nil], shrinks: profile.map(\.shrink), width: 200)
+        let layout = TableLayout(columns: profile.map { ($0.header, $0.shrink) }, rows: [row], width: 200)
+            .withRoom(
+                natural: [10, 39, nil, nil, nil], shrinks: profile.map(\.shrink), width: 200,
+                widest: profile.map(\.widest))
         #expect(layout.widths == [10, 39, 40, 40, 9], "\(layout.widths)")
-        let described = profile + [("BIO", .first)]
-        let withBio = TableLayout(columns: described, rows: [row + ["hi"]], width: 200)
-            .withRoom(natural: [10, 39, nil, nil, nil, nil], shrinks: described.map(\.shrink), width: 200)
+        let described = profile + [Column("BIO", shrink: .first) { _ in "" }]
+        let withBio = TableLayout(columns: described.map { ($0.header, $0.shrink) }, rows: [row + ["hi"]], width: 200)
+            .withRoom(
+                natural: [10, 39, nil, nil, nil, nil], shrinks: described.map(\.shrink), width: 200,
+                widest: described.map(\.widest))
         #expect(withBio.widths.prefix(5) == [10, 39, 40, 40, 9], "\(withBio.widths)")
         #expect(withBio.widths.reduce(0, +) + TableLayout.gap * 5 == 200, "\(withBio.widths)")
+    }
+
+    /// A `--fields` bio is no name (every `--fields` column is cut as a name is): a streamed table gives it all
+    /// the room left. The cap on names first held it to 40 at 200 columns, the rest of the line empty (helper-363).
+    @Test func aFieldsBioTakesTheRestOfTheTerminal() {
+        var wide = context(.table, tty: true, width: 200)
+        wide.fields = ["login", "bio"]
+        var writer = RecordStreamWriter<User>(context: wide, columns: AccountColumns.summary)
+        func account(_ id: Int64, bio: String) -> User {
+            User(
+                id: id, login: "octocat", type: .user, bio: bio,
+                raw: RawJSON(#"{"login":"octocat","id":\#(id),"bio":"\#(bio)"}"#))
+        }
+        // The first rows set the widths, with room for later ones: a later, longer bio is not cut at 40.
+        _ = writer.render([account(1, bio: "hi")], moreToCome: true)
+        let bio = String(repeating: "b", count: 150)
+        let later = String(decoding: writer.render([account(2, bio: bio)]), as: UTF8.self)
+        #expect(later.contains(bio), "\(later)")
     }
 
     @Test func theRoomStaysWithinTheTerminal() {

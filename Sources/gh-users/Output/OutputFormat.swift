@@ -103,6 +103,10 @@ struct Column<Item>: Sendable {
     /// it is free text. A streamed table gives the column this room, as later rows may need it.
     var naturalWidth: Int? { Column.naturalWidths[key] }
 
+    /// The most a streamed table gives this column from the room left over (`TableLayout.withRoom`): a profile's
+    /// name, company or location 40, while a bio or a description takes the rest; nil for all it can have.
+    var widest: Int? { ["name", "company", "location"].contains(key) ? 40 : nil }
+
     init(
         _ header: String, key: String? = nil, shrink: ColumnShrink? = nil, derived: Bool = false,
         value: @escaping @Sendable (Item) -> String

@@ -347,7 +347,7 @@ struct RecordStreamWriter<Item: JSONRecord>: Sendable {
                 if moreToCome {
                     layout = layout.withRoom(
                         natural: columns.map(\.naturalWidth), shrinks: columns.map(\.shrink), width: context.width,
-                        dropping: context.fields == nil)
+                        dropping: context.fields == nil, widest: columns.map(\.widest))
                 }
                 tableLayout = layout
                 output.append(contentsOf: Array(layout.header(ColorScheme(enabled: context.colorEnabled)).utf8))

@@ -90,8 +90,6 @@ struct TableLayout: Sendable, Equatable {
     static let claimedWidth = 20
     /// The least a name keeps while a location is shown beside it (else the location is left out).
     static let sharedNameWidth = 16
-    /// The most a streamed table gives a name from room left over: the rest goes to a description, or stays empty.
-    static let widestName = 40
 
     /// This layout for a table whose first chunk is not all of it, so that later rows are not cut to the first
     /// chunk's widths. Within `width`, each shown column with a natural width (an id's 10 digits, a login's 39
@@ -103,8 +101,11 @@ struct TableLayout: Sendable, Equatable {
     /// alone, a crawl cut most logins and ids that came after it, while names kept their room; claimed without
     /// names', a `--full` list at 80 columns cut every name to 7 letters, or to 3 when its first account had none,
     /// and a wider terminal then cut names again to show a location. Nothing grows past the terminal.
-    /// `dropping`: a column may be left out (not for `--fields`, whose columns the user named).
-    func withRoom(natural: [Int?], shrinks: [ColumnShrink?], width: Int, dropping: Bool = true) -> TableLayout {
+    /// `dropping`: a column may be left out (not for `--fields`, whose columns the user named). `widest`: the most
+    /// room left over a column takes (a name's 40, `Column.widest`), nil for all it can have.
+    func withRoom(
+        natural: [Int?], shrinks: [ColumnShrink?], width: Int, dropping: Bool = true, widest: [Int?] = []
+    ) -> TableLayout {
         var widths = self.widths
         var shown = widths.indices.filter { widths[$0] > 0 }
         var spare = width - widths.reduce(0, +) - TableLayout.gap * max(0, shown.count - 1)
@@ -176,13 +177,14 @@ struct TableLayout: Sendable, Equatable {
             widths[index] += growth
             spare -= growth
         }
-        // Then free text shares the rest: a name (or a location) up to `widestName`, a description or an outcome
-        // all that is left. At 200 columns a `--full` list spread 11-letter names over 59 columns (helper-360).
+        // Then free text shares the rest: a name (or a location) up to its `widest`, then the rest (a description,
+        // an outcome) all that is left. At 200 columns a `--full` list spread 11-letter names over 59 (helper-360).
         let free = shown.filter { natural[$0] == nil && shrinks[$0] != nil }
-        for tier in [free.filter { shrinks[$0] == .second }, free.filter { shrinks[$0] != .second }] {
+        let most = { (index: Int) in index < widest.count ? widest[index] : nil }
+        for tier in [free.filter { most($0) != nil }, free.filter { most($0) == nil }] {
             for (position, index) in tier.enumerated() where spare > 0 {
                 var share = spare / (tier.count - position)
-                if shrinks[index] == .second { share = min(share, max(0, Self.widestName - widths[index])) }
+                if let most = most(index) { share = min(share, max(0, most - widths[index])) }
                 widths[index] += share
                 spare -= share
             }
