@@ -49,6 +49,24 @@ struct FieldsTests {
         }
     }
 
+    /// `repos`' fields ran to 1,169 characters on one line, which the usage error cut mid-word at 1,000:
+    /// "delete_branch_on_merge, subsc… (169 more characters)", hiding valid fields (helper-361). Each list is
+    /// filled to 80 columns now, every field whole.
+    @Test func aLongListOfValidFieldsIsWhole() {
+        guard case .usageError(let error) = route("repos x --fields zzz") else {
+            Issue.record("expected a usage error")
+            return
+        }
+        let text = error.rendered
+        #expect(!text.contains("more characters"), "\(text)")
+        let lines = text.split(separator: "\n")
+        #expect(lines.allSatisfy { $0.count <= 80 }, "\(text)")
+        let listed = text.components(separatedBy: "Valid fields: ").last?.replacingOccurrences(of: "\n  ", with: " ")
+        for field in ListReposCommand.spec.fields {
+            #expect(listed?.contains(field) == true, "\(field)")
+        }
+    }
+
     @Test func jsonKeepsOnlyTheFieldsInTheirOrderAndNullForMissingOnes() throws {
         var writer = RecordStreamWriter<User>(
             context: context(.ndjson, fields: ["id", "login", "name", "twitter_username"]), columns: [])

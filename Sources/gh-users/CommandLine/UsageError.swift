@@ -118,6 +118,12 @@ struct UsageError: Error, Sendable, Equatable {
     /// The longest line of a message said whole; longer than any list of valid names.
     static let lineLimit = 1_000
 
+    /// Lists of gh-users's own (a command's fields), each filled to 80 columns as the usage is, the rest of a list
+    /// indented: `repos`' fields ran to 1,169 characters on one line, cut at `lineLimit` mid-word (helper-361).
+    static func filled(_ lines: [String]) -> String {
+        lines.map { HelpRenderer.fill($0, indent: 0, hanging: 2, width: 80) }.joined(separator: "\n")
+    }
+
     /// The text for stderr, after swift-argument-parser's layout.
     var rendered: String { rendered(echoing: []) }
 

@@ -86,7 +86,9 @@ enum ProfileGroup {
                 message += "; did you mean '\(suggestion)'?"
             }
             throw UsageError(
-                message: message + "\nValid fields with --full: " + fields.joined(separator: ", "), command: spec)
+                message: message + "\n"
+                    + UsageError.filled(["Valid fields with --full: " + fields.joined(separator: ", ")]),
+                command: spec)
         }
     }
 }
