@@ -31,6 +31,9 @@ package struct IOStreams: Sendable {
     /// changes mid-run); nil keeps `stderrWidth`. A crawl's progress kept its starting width, and a narrowed
     /// window filled with the wrapped rows each redraw left behind (helper-360).
     package var measureStderrWidth: (@Sendable () -> Int?)?
+    /// Whether a status line is drawn and redrawn in place: not under gh's `GH_SPINNER_DISABLED`, for a screen
+    /// reader or a terminal log that reads every redraw (helper-360); what a wait says on a line of its own stays.
+    package var redrawsStatusLine = true
     /// Colour as the environment asks for it, before any `--color` flag.
     package let colorPolicy: ColorPolicy
     /// How many colours the terminal draws (`TERM`, `COLORTERM`, read by `system` for stdout wherever it goes);
@@ -105,6 +108,7 @@ package struct IOStreams: Sendable {
     /// last column: a line that wraps is erased only in its last row, and a narrow pane filled with stale copies.
     /// An empty `text` erases the line.
     package func drawStatusLine(_ text: String) {
+        guard redrawsStatusLine else { return }
         statusLine.withShown { shown in
             shown = text
             writeStatusLine(text)
@@ -133,9 +137,7 @@ package struct IOStreams: Sendable {
         let outTerminal = isatty(STDOUT_FILENO) == 1
         // gh's GH_FORCE_TTY: stdout is taken for a terminal however it is redirected, but for a value gh reads as
         // false.
-        let forced = environment["GH_FORCE_TTY"].flatMap {
-            ["", "0", "false", "no"].contains($0.lowercased()) ? nil : $0
-        }
+        let forced = environment["GH_FORCE_TTY"].flatMap { saysYes($0) ? $0 : nil }
         let outTTY = (outTerminal || forced != nil) && !dumb
         let errTTY = isatty(STDERR_FILENO) == 1 && !dumb
         let width = TerminalSize.columns(environment: environment)
@@ -152,6 +154,7 @@ package struct IOStreams: Sendable {
         )
         io.stderrWidth = errColumns ?? io.terminalWidth
         if errColumns != nil { io.measureStderrWidth = { TerminalSize.columns(of: STDERR_FILENO) } }
+        io.redrawsStatusLine = !saysYes(environment["GH_SPINNER_DISABLED"])
         io.colorDepth = ColorDepth(environment: environment)
         io.stdoutIsTerminal = outTerminal
         var info = stat()
@@ -170,6 +173,11 @@ package struct IOStreams: Sendable {
             io.readLine = { TerminalLine.read() }
         }
         return io
+    }
+
+    /// A variable of gh's that is set and says yes: any value but empty, `0`, `false` or `no`.
+    package static func saysYes(_ value: String?) -> Bool {
+        value.map { !["", "0", "false", "no"].contains($0.lowercased()) } ?? false
     }
 
     /// Captures both streams in memory, for tests.

@@ -83,6 +83,24 @@ struct ProgressTests {
         #expect(drawn == ["", "Fetched 12 pages · 1,200 accounts · 40/s", "Fetched 13 pages ·…"], "\(drawn)")
     }
 
+    /// gh's `GH_SPINNER_DISABLED` says no status line is redrawn in place: a screen reader, or a terminal's log,
+    /// read every redraw, and only `2>/dev/null` (errors too) or `TERM=dumb` (the table too) stopped them
+    /// (helper-360). A value gh reads as false keeps the line.
+    @Test func ghsSpinnerSwitchLeavesTheProgressLineOut() async {
+        var (io, out, err) = IOStreams.test(stderrTTY: true)
+        io.redrawsStatusLine = false
+        var (env, _, _) = AppEnvironment.test(http: repository())
+        env.io = io
+        #expect(await GhUsersApp(environment: env).run(["list", "--all", "--per-page", "2"]) == 0)
+        #expect(out.text.split(separator: "\n").count == 5)
+        #expect(err.text.isEmpty, "\(err.text)")
+        for (value, redraws) in [("1", false), ("true", false), ("0", true), ("false", true), ("", true)] {
+            let system = IOStreams.system(environment: ["GH_SPINNER_DISABLED": value])
+            #expect(system.redrawsStatusLine == redraws, "\(value)")
+        }
+        #expect(IOStreams.system(environment: [:]).redrawsStatusLine)
+    }
+
     private final class Columns: @unchecked Sendable {
         private let lock = NSLock()
         private var value = 80

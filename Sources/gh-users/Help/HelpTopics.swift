@@ -165,6 +165,7 @@ enum HelpTopics {
             ("CLICOLOR", "0: never colour (CLICOLOR_FORCE still forces it)"),
             ("TERM, COLORTERM", "naming 256 colours or true colour: the heatmap's greens; else 8 basic colours"),
             ("GH_FORCE_TTY", "as for gh: stdout counts as a terminal; a number is its width, N% a share of it"),
+            ("GH_SPINNER_DISABLED", "as for gh: no progress line redrawn in place (for a screen reader, a log)"),
             (
                 "TERM=dumb",
                 "treated as no terminal: no table, colour, progress or question (escapes in GitHub's data still shown "
