@@ -193,6 +193,23 @@ struct ShowRendererTests {
         }
     }
 
+    /// A bio keeps its author's lines, each filled to the width: it was one line cut at the edge, its breaks shown
+    /// as `\n` and `\r\n` (helper-360). At most ten lines, whatever a server sends.
+    @Test func aBioKeepsItsLinesFilledToTheWidth() {
+        let profile = user(1, "octocat", bio: "line one\nline two\r\nthree " + String(repeating: "word ", count: 12))
+        let text = ShowUsersRenderer.profile(profile, context: context(.table, tty: true, width: 40))
+        #expect(text.contains("  Bio   line one\n        line two\n        three word word word"), "\(text)")
+        #expect(!text.contains("\\n") && !text.contains("\\r"), "\(text)")
+        let lines = text.split(separator: "\n")
+        #expect(lines.allSatisfy { DisplayWidth.of(String($0)) <= 40 }, "\(text)")
+        #expect(lines.filter { $0.hasSuffix("word") }.count == 3, "\(text)")
+        let endless = ShowUsersRenderer.profile(
+            user(1, "octocat", bio: Array(repeating: "a line", count: 1_000).joined(separator: "\n")),
+            context: context(.table, tty: true, width: 40))
+        let shown = endless.split(separator: "\n").filter { $0.hasSuffix("a line") || $0.hasSuffix("…") }
+        #expect(shown.count == 10 && shown.last?.hasSuffix("a line …") == true, "\(endless)")
+    }
+
     /// An address cut with "…" is neither followed nor copied: the email, the blog and the URL run past a narrow
     /// terminal whole (before: `https://github.c…` at 30 columns), while free text is still cut to fit.
     @Test func addressesStayWholeOnANarrowTerminal() {

@@ -48,7 +48,7 @@ enum ShowUsersRenderer {
 
     /// A vertical profile, labels on the left, values cut to the terminal width, but for addresses (the email,
     /// the blog, the profile's URL): one cut with "…" can be neither followed nor copied, so it runs past the
-    /// terminal's edge, which wraps it, as gh's views leave a URL whole.
+    /// terminal's edge, which wraps it, as gh's views leave a URL whole. A bio keeps its lines (`bioLines`).
     /// `extra` rows come last (the token's scopes, for `me`).
     static func profile(_ user: User, context: RenderContext, extra: [(String, String)] = []) -> String {
         let colors = ColorScheme(enabled: context.colorEnabled)
@@ -91,11 +91,38 @@ enum ShowUsersRenderer {
         var text = title + "\n"
         for (label, value) in fields {
             let room = max(10, context.width - labelWidth - 4)
-            let cell =
-                ["Email", "Blog", "URL"].contains(label)
-                ? clean(value) : DisplayWidth.truncate(clean(value), toWidth: room)
-            text += "  " + colors.dim(DisplayWidth.pad(label, toWidth: labelWidth)) + "  " + cell + "\n"
+            let cells =
+                label == "Bio"
+                ? bioLines(value, room: room)
+                : [
+                    ["Email", "Blog", "URL"].contains(label)
+                        ? clean(value) : DisplayWidth.truncate(clean(value), toWidth: room)
+                ]
+            for (index, cell) in cells.enumerated() {
+                let shown =
+                    index == 0
+                    ? colors.dim(DisplayWidth.pad(label, toWidth: labelWidth))
+                    : String(repeating: " ", count: labelWidth)
+                text += "  " + shown + "  " + cell + "\n"
+            }
         }
         return text
+    }
+
+    /// The most lines a bio takes: GitHub keeps a bio to 160 characters, so only a server's own data reaches it.
+    static let bioLineLimit = 10
+
+    /// A bio as its author broke it into lines, each filled to `room` (a line that is one word is cut): it was one
+    /// line cut at the edge, its breaks shown as `\n` (helper-360). At most `bioLineLimit` lines, the last
+    /// ending in "…" where more was cut.
+    static func bioLines(_ bio: String, room: Int) -> [String] {
+        let filled = bio.split(whereSeparator: \.isNewline).flatMap { line in
+            HelpRenderer.fill(TerminalSanitizer.sanitize(String(line)), indent: 0, width: room)
+                .split(separator: "\n").map { DisplayWidth.truncate(String($0), toWidth: room) }
+        }
+        guard filled.count > bioLineLimit else { return filled }
+        var shown = Array(filled.prefix(bioLineLimit))
+        shown[bioLineLimit - 1] = DisplayWidth.truncate(shown[bioLineLimit - 1] + " …", toWidth: room)
+        return shown
     }
 }
