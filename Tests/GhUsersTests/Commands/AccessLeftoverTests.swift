@@ -86,4 +86,35 @@ struct AccessLeftoverTests {
         #expect(try fingerprint(map, before: 0) == nil)
         #expect(try fingerprint(map, before: recorded + 1) == nil)
     }
+
+    /// A rerun that writes the map's rest elsewhere while the state's own file, still at its path, holds bytes a
+    /// stop left past what the state counts says so: to another file with the cut that removes them, to a pipe or
+    /// the terminal with how many bytes are the map. A file that ends where the state counts gets no note
+    /// (mutation round 13, M13-5 and M13-6).
+    @Test func aStopsBytesInTheStatesOwnFileAreNamedOnce() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gh-users-stray-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("map.tsv").path
+        let map = "o/a\tmona\no/a\thubot\n"
+        func note(_ text: String, toFile: Bool) throws -> String? {
+            try text.write(toFile: path, atomically: false, encoding: .utf8)
+            let descriptor = open(path, O_RDONLY)
+            defer { close(descriptor) }
+            var state = AccessState(organization: "o", filters: [:], format: .tsv, fields: nil, apiURL: nil)
+            (state.after, state.records, state.outputBytes) = ("o/a", 2, Int64(map.utf8.count))
+            (state.output, state.outputTail) = (path, AccessLeftover.fingerprint(descriptor, before: 19))
+            return AccessLeftover(state: state, recorded: 19).strayNote(stateShown: "'s'", toFile: toFile)
+        }
+        let toFile = try #require(try note(map + "o/b\tx\n", toFile: true))
+        #expect(
+            toFile.contains("holds 6 bytes past it that a stop left, which this run writes again here: "), "\(toFile)")
+        #expect(toFile.contains("remove them from it (truncate -s 19 "), "\(toFile)")
+        let toPipe = try #require(try note(map + "o/b\tx\n", toFile: false))
+        #expect(
+            toPipe.contains("which this run writes again: the map up to the stop is its first 19 bytes."), "\(toPipe)")
+        #expect(!toPipe.contains("truncate"), "\(toPipe)")
+        #expect(try note(map, toFile: true) == nil)
+        #expect(try note(map, toFile: false) == nil)
+    }
 }

@@ -22,6 +22,18 @@ struct EmailsCommandTests {
         AnsweredCase(
             "emails", answers: [StubbedAnswer("GET /user/emails?per_page=30", status: 404, body: "error-404")],
             status: 4, err: "GitHub answers 404 for what a token may not see (this needs: user:email)"),
+        // The token's own account has no role to lack: a 404 that names a scope the token holds still names the
+        // row's scope, not an account's role, which is for a row under an organization or a repository
+        // (mutation round 13, M13-19).
+        AnsweredCase(
+            "emails",
+            answers: [
+                StubbedAnswer(
+                    "GET /user/emails?per_page=30", status: 404,
+                    headers: [("X-OAuth-Scopes", "repo, user"), ("X-Accepted-OAuth-Scopes", "user, user:email")],
+                    body: "error-404")
+            ],
+            status: 4, err: "GitHub answers 404 for what a token may not see (this needs: user:email)"),
     ])
     func theAddressesOrStatusFourNamingTheScope(_ example: AnsweredCase) async {
         await example.run()
