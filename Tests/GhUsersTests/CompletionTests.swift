@@ -642,6 +642,10 @@ private let optionFieldCases: [CompletionCase] = [
     // `name` and `email` are an anonymous author's or a profile's: offered, then refused, without either (helper-361).
     .init(line: "gh-users contributors o/r --fields login,n", expected: ["login,node_id"]),
     .init(line: "gh-users contributors o/r --anon --fields login,n", expected: ["login,name", "login,node_id"]),
+    // `help --man` takes a command, not a topic: `exit-codes` was offered, then refused (helper-361).
+    .init(line: "gh-users help --man ex", expected: []),
+    .init(line: "gh-users help ex", expected: ["exit-codes"]),
+    .init(line: "gh-users help --man me", expected: ["me", "members"]),
     .init(line: "gh-users follow --dry-run --fields ur", expected: ["url"]),
 ]
 

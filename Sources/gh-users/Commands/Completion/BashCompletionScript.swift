@@ -133,11 +133,20 @@ enum BashCompletionScript {
     }
 
     private static func wordsFunction(_ model: CompletionModel) -> String {
-        var text = "# Adds the words the first argument of command $1 may be that start with $2.\n"
+        var text =
+            "# Adds the words the first argument of command $1 may be that start with $2; a word an option rules\n"
+        text += "# out is left out when $3, the options given, holds it.\n"
         text += "_gh_users_words() {\n    case $1 in\n"
         for command in model.commands where !command.words.isEmpty {
             text += "    " + pattern([command.name]) + " _gh_users_match \"$2\" "
-            text += words(command.words.map(\.text)) + " ;;\n"
+            text += words(command.words.filter { $0.notWith == nil }.map(\.text))
+            for option in Set(command.words.compactMap(\.notWith)).sorted() {
+                let ruled = command.words.filter { $0.notWith == option }.map(\.text)
+                text +=
+                    "\n        [[ $3 == *\(CompletionQuoting.posix(" " + option + " "))* ]] || _gh_users_match \"$2\" "
+                text += words(ruled)
+            }
+            text += " ;;\n"
         }
         text += "    esac\n    return 0\n}\n\n"
         return text
@@ -217,7 +226,7 @@ enum BashCompletionScript {
                     _gh_users_subcommand "$first" "${COMPREPLY[i]}" || unset 'COMPREPLY[i]'
                 done
             elif ((arguments == 0)); then
-                _gh_users_words "$command" "$cur"
+                _gh_users_words "$command" "$cur" "$given$later"
             fi
             return 0
         }

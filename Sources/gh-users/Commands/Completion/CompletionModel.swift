@@ -34,6 +34,9 @@ struct CompletionModel: Sendable {
     struct Word: Sendable {
         let text: String
         let description: String?
+        /// An option that, on the line, rules the word out: `help --man` takes a command, never a topic (the
+        /// topics are in gh-users(1)), and completion offered them, then exit 64 (helper-361).
+        var notWith: String?
     }
 
     struct Command: Sendable {
@@ -157,6 +160,6 @@ struct CompletionModel: Sendable {
             }
         }
         return specs.filter { !$0.name.contains(" ") }.map { Word(text: $0.name, description: $0.abstract) }
-            + HelpTopics.names.map { Word(text: $0, description: "Help topic.") }
+            + HelpTopics.names.map { Word(text: $0, description: "Help topic.", notWith: "--man") }
     }
 }

@@ -30,7 +30,12 @@ enum FishCompletionScript {
             }
             let first = CompletionQuoting.fish("__gh_users_first_argument_of " + word(command.name))
             for entry in command.words {
-                script += line(condition: first, ["-a", argument([entry.text])], description: entry.description)
+                // A word an option on the line rules out (`help --man`'s topics) only without it.
+                let unless = entry.notWith.map {
+                    "__gh_users_first_argument_of \(word(command.name)); and not contains -- \($0) (commandline -opc)"
+                }
+                let condition = unless.map(CompletionQuoting.fish) ?? first
+                script += line(condition: condition, ["-a", argument([entry.text])], description: entry.description)
             }
             // `help me `: the subcommands of the command help is asked about.
             let help = CompletionQuoting.fish("__gh_users_help_about " + word(command.name))

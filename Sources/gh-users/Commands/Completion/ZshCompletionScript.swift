@@ -73,6 +73,15 @@ enum ZshCompletionScript {
         return script
     }
 
+    /// A word as `candidates` holds it: `word:description`, its backslashes and colons escaped, quoted.
+    private static func entry(_ word: CompletionModel.Word) -> String {
+        var entry = word.text.replacing("\\", with: #"\\"#).replacing(":", with: #"\:"#)
+        if let description = word.description {
+            entry += ":" + CompletionQuoting.oneLine(description)
+        }
+        return CompletionQuoting.posix(entry)
+    }
+
     /// `_gh_users_words ''` offers the commands; `_gh_users_words COMMAND` the words its first argument may be.
     /// The name is the last argument because `_arguments` puts options for `compadd` before it. The array is not
     /// called `words`, which is the completion system's own array of the words on the line.
@@ -89,14 +98,18 @@ enum ZshCompletionScript {
             text += "    \(branch.pattern))\n"
             text += "        label=\(CompletionQuoting.posix(branch.label))\n"
             text += "        candidates=(\n"
-            for word in branch.words {
-                var entry = word.text.replacing("\\", with: #"\\"#).replacing(":", with: #"\:"#)
-                if let description = word.description {
-                    entry += ":" + CompletionQuoting.oneLine(description)
-                }
-                text += "            \(CompletionQuoting.posix(entry))\n"
+            for word in branch.words where word.notWith == nil {
+                text += "            \(entry(word))\n"
             }
             text += "        )\n"
+            // A word an option on the line rules out (`help --man`'s topics) is added only without it.
+            for option in Set(branch.words.compactMap(\.notWith)).sorted() {
+                text += "        (( ${words[(I)\(option)]} )) || candidates+=(\n"
+                for word in branch.words where word.notWith == option {
+                    text += "            \(entry(word))\n"
+                }
+                text += "        )\n"
+            }
             text += "        ;;\n"
         }
         text += "    esac\n"
