@@ -106,22 +106,28 @@ package struct IOStreams: Sendable {
 
     /// Draws `text` as stderr's one status line in place (progress, a countdown), cut short of the terminal's
     /// last column: a line that wraps is erased only in its last row, and a narrow pane filled with stale copies.
-    /// An empty `text` erases the line.
+    /// An empty `text` erases the line. Without `redrawsStatusLine` the line is kept, not drawn.
     package func drawStatusLine(_ text: String) {
-        guard redrawsStatusLine else { return }
         statusLine.withShown { shown in
             shown = text
-            writeStatusLine(text)
+            if redrawsStatusLine { writeStatusLine(text) }
         }
     }
 
     /// The status line drawn again with `note` after it ("Fetched 3 pages · 300 accounts · retrying (HTTP 502)"),
     /// until whatever drew it draws it next; nothing where no status line shows, as a data line may be on the
     /// terminal's last row. The line is read and drawn under one lock with the drawings: a note from another task
-    /// cannot land just after the line was erased, onto the rows written next (helper-321).
+    /// cannot land just after the line was erased, onto the rows written next (helper-321). Without
+    /// `redrawsStatusLine` the line and its note are written once, on a line of their own: a retry was not said at
+    /// all (helper-364).
     package func noteOnStatusLine(_ note: String) {
         statusLine.withShown { shown in
-            if !shown.isEmpty { writeStatusLine(shown + " · " + note) }
+            guard !shown.isEmpty else { return }
+            if redrawsStatusLine {
+                writeStatusLine(shown + " · " + note)
+            } else {
+                writeErr("gh-users: " + shown + " · " + note + "\n")
+            }
         }
     }
 

@@ -101,6 +101,23 @@ struct ProgressTests {
         #expect(IOStreams.system(environment: [:]).redrawsStatusLine)
     }
 
+    /// Without the status line a retry is still said, with the progress so far, on a line of its own: a stall
+    /// went unannounced, as the note had no line to go on (helper-364).
+    @Test func withoutTheStatusLineARetryIsSaidOnALineOfItsOwn() async {
+        var harness = CommandHarness()
+        (harness.stderrTTY, harness.redrawsStatusLine) = (true, false)
+        harness.http.answer("GET /users?since=0&per_page=2", accounts: [1, 2], next: "/users?since=2&per_page=2")
+        harness.expect("GET /users?since=2&per_page=2", status: 502)
+        harness.http.answer("GET /users?since=2&per_page=2", accounts: [3])
+        let run = await harness.run(["list", "--all", "--per-page", "2", "--fields", "id"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out == "1\n2\n3\n")
+        #expect(
+            run.err.contains(/^gh-users: Fetched 1 page · 2 accounts( · [0-9]+\/s)? · retrying \(HTTP 502\)\n/),
+            "\(run.err)")
+        #expect(!run.err.contains("\u{1B}"), "\(run.err)")
+    }
+
     private final class Columns: @unchecked Sendable {
         private let lock = NSLock()
         private var value = 80

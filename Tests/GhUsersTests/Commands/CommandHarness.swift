@@ -35,6 +35,8 @@ struct CommandHarness {
     var stdoutTTY = false
     /// stderr is a terminal: the notes written for a person (which list `members` listed) are written.
     var stderrTTY = false
+    /// gh's `GH_SPINNER_DISABLED` as `IOStreams.system` reads it: false draws no status line in place.
+    var redrawsStatusLine = true
     var width = 80
     /// A cache folder the runs share, for a second run that revalidates the first's answers; nil gives each run
     /// a fresh one, removed after it.
@@ -68,7 +70,8 @@ struct CommandHarness {
         var variables = environment
         let now = clock
         variables["XDG_CACHE_HOME"] = cache.path
-        let (io, out, err) = IOStreams.test(stdoutTTY: stdoutTTY, stderrTTY: stderrTTY, width: width)
+        var (io, out, err) = IOStreams.test(stdoutTTY: stdoutTTY, stderrTTY: stderrTTY, width: width)
+        io.redrawsStatusLine = redrawsStatusLine
         stdoutSoFar.attach(out)
         let transport = http.transport
         var app = AppEnvironment(
