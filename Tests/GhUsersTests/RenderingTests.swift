@@ -203,6 +203,13 @@ struct ShowRendererTests {
         let lines = text.split(separator: "\n")
         #expect(lines.allSatisfy { DisplayWidth.of(String($0)) <= 40 }, "\(text)")
         #expect(lines.filter { $0.hasSuffix("word") }.count == 3, "\(text)")
+        // Blank lines, indentation and spaces are the author's: a line that fits is shown as written (helper-364).
+        let drawn = ShowUsersRenderer.profile(
+            user(1, "octocat", bio: "\n  \nPara one.\n\nPara two.\n   ascii   art\n  - item\n \n"),
+            context: context(.table, tty: true, width: 40))
+        #expect(
+            drawn.contains("  Bio   Para one.\n\n        Para two.\n           ascii   art\n          - item\n  URL"),
+            "\(drawn)")
         let endless = ShowUsersRenderer.profile(
             user(1, "octocat", bio: Array(repeating: "a line", count: 1_000).joined(separator: "\n")),
             context: context(.table, tty: true, width: 40))

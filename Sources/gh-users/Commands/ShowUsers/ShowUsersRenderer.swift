@@ -103,7 +103,7 @@ enum ShowUsersRenderer {
                     index == 0
                     ? colors.dim(DisplayWidth.pad(label, toWidth: labelWidth))
                     : String(repeating: " ", count: labelWidth)
-                text += "  " + shown + "  " + cell + "\n"
+                text += cell.isEmpty && index > 0 ? "\n" : "  " + shown + "  " + cell + "\n"
             }
         }
         return text
@@ -112,12 +112,20 @@ enum ShowUsersRenderer {
     /// The most lines a bio takes: GitHub keeps a bio to 160 characters, so only a server's own data reaches it.
     static let bioLineLimit = 10
 
-    /// A bio as its author broke it into lines, each filled to `room` (a line that is one word is cut): it was one
-    /// line cut at the edge, its breaks shown as `\n` (helper-360). At most `bioLineLimit` lines, the last
-    /// ending in "…" where more was cut.
+    /// A bio as its author broke it into lines: it was one line cut at the edge, its breaks shown as `\n`
+    /// (helper-360). A line that fits is shown as written, its blank lines, indentation and spaces kept
+    /// (helper-364); a longer one is filled to `room` at its indentation (a line that is one word is cut). Blank
+    /// lines before and after go. At most `bioLineLimit` lines, the last ending in "…" where more was cut.
     static func bioLines(_ bio: String, room: Int) -> [String] {
-        let filled = bio.split(whereSeparator: \.isNewline).flatMap { line in
-            HelpRenderer.fill(TerminalSanitizer.sanitize(String(line)), indent: 0, width: room)
+        var lines = bio.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { line in
+            line.allSatisfy(\.isWhitespace) ? "" : TerminalSanitizer.sanitize(String(line))
+        }
+        while lines.first == "" { lines.removeFirst() }
+        while lines.last == "" { lines.removeLast() }
+        let filled = lines.flatMap { line -> [String] in
+            guard DisplayWidth.of(line) > room else { return [line] }
+            let indent = min(line.prefix { $0 == " " }.count, room / 2)
+            return HelpRenderer.fill(String(line.drop { $0 == " " }), indent: indent, width: room)
                 .split(separator: "\n").map { DisplayWidth.truncate(String($0), toWidth: room) }
         }
         guard filled.count > bioLineLimit else { return filled }
