@@ -65,6 +65,16 @@ struct FieldsTests {
         for field in ListReposCommand.spec.fields {
             #expect(listed?.contains(field) == true, "\(field)")
         }
+        // A field keeps its note on its line, and --changes' list is filled too (helper-364).
+        for arguments in ["contributors o/r --fields zzz", "access o --changes c --fields zzz"] {
+            guard case .usageError(let error) = route(arguments) else {
+                Issue.record("expected a usage error for \(arguments)")
+                continue
+            }
+            let lines = error.rendered.split(separator: "\n")
+            #expect(lines.allSatisfy { $0.count <= 80 }, "\(error.rendered)")
+            #expect(!lines.contains { $0.hasPrefix("  (") || $0.hasSuffix(" (with") }, "\(error.rendered)")
+        }
     }
 
     @Test func jsonKeepsOnlyTheFieldsInTheirOrderAndNullForMissingOnes() throws {

@@ -120,8 +120,24 @@ struct UsageError: Error, Sendable, Equatable {
 
     /// Lists of gh-users's own (a command's fields), each filled to 80 columns as the usage is, the rest of a list
     /// indented: `repos`' fields ran to 1,169 characters on one line, cut at `lineLimit` mid-word (helper-361).
+    /// Broken between items only, so a field keeps its note ("name (with --anon or --full)", helper-364).
     static func filled(_ lines: [String]) -> String {
-        lines.map { HelpRenderer.fill($0, indent: 0, hanging: 2, width: 80) }.joined(separator: "\n")
+        lines.map { line in
+            var rows: [String] = []
+            var row = ""
+            for item in line.components(separatedBy: ", ") {
+                if row.isEmpty {
+                    row = item
+                } else if DisplayWidth.of(row) + 2 + DisplayWidth.of(item) > 80 {
+                    rows.append(row + ",")
+                    row = "  " + item
+                } else {
+                    row += ", " + item
+                }
+            }
+            return (rows + [row]).joined(separator: "\n")
+        }
+        .joined(separator: "\n")
     }
 
     /// The text for stderr, after swift-argument-parser's layout.
