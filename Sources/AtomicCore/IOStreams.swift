@@ -182,7 +182,7 @@ package struct IOStreams: Sendable {
     }
 
     /// A variable of gh's that is set and says yes: any value but empty, `0`, `false` or `no`.
-    package static func saysYes(_ value: String?) -> Bool {
+    private static func saysYes(_ value: String?) -> Bool {
         value.map { !["", "0", "false", "no"].contains($0.lowercased()) } ?? false
     }
 

@@ -136,6 +136,18 @@ struct InMemoryRepositoryTests {
         try! Login(validating: text)
     }
 
+    /// The logins `useCase` hands on for `logins`, in order, the caller stopping once it has `limit` of them.
+    private func delivered(_ useCase: GraphQLProfilesUseCase, _ logins: [Login], upTo limit: Int = .max) async
+        -> [String?]
+    {
+        var taken: [String?] = []
+        await useCase.execute(logins) { result in
+            taken.append(try? result.get().login)
+            return taken.count < limit
+        }
+        return taken
+    }
+
     @Test func profilesComeBackInTheOrderAskedWithEachFailureInItsPlace() async {
         let users = InMemoryUsers([makeUser(1, "a"), makeUser(2, "b"), makeUser(3, "c")])
         let results = await GetUsersUseCase(repository: users).execute(
@@ -194,12 +206,7 @@ struct InMemoryRepositoryTests {
         let logins = (1...250).map { login("u\($0)") }
         let graphQL = InMemoryGraphQL(largest: 100)
         let first = GraphQLProfilesUseCase(graphQL: graphQL, rest: InMemoryUsers([]), concurrency: 1)
-        var taken: [String?] = []
-        await first.execute(logins) { result in
-            taken.append(try? result.get().login)
-            return false
-        }
-        #expect(taken == ["u1"])
+        #expect(await delivered(first, logins, upTo: 1) == ["u1"])
         #expect(graphQL.batches == [100])
         let windowed = InMemoryGraphQL(largest: 100)
         let all = GraphQLProfilesUseCase(graphQL: windowed, rest: InMemoryUsers([]), concurrency: 2)
@@ -224,11 +231,7 @@ struct InMemoryRepositoryTests {
             let stop = (round * 37) % logins.count
             let useCase = GraphQLProfilesUseCase(
                 graphQL: InMemoryGraphQL(largest: 100), rest: InMemoryUsers([]), concurrency: width)
-            var taken: [String?] = []
-            await useCase.execute(logins) { result in
-                taken.append(try? result.get().login)
-                return taken.count <= stop
-            }
+            let taken = await delivered(useCase, logins, upTo: stop + 1)
             #expect(taken == logins.prefix(stop + 1).map(\.value), "width \(width), stop at \(stop)")
         }
     }
@@ -238,12 +241,7 @@ struct InMemoryRepositoryTests {
     @Test func aStopCancelsTheBatchesInFlight() async {
         let graphQL = FirstBatchOnly()
         let useCase = GraphQLProfilesUseCase(graphQL: graphQL, rest: InMemoryUsers([]), concurrency: 2)
-        var taken: [String?] = []
-        await useCase.execute((1...200).map { login("u\($0)") }) { result in
-            taken.append(try? result.get().login)
-            return false
-        }
-        #expect(taken == ["u1"])
+        #expect(await delivered(useCase, (1...200).map { login("u\($0)") }, upTo: 1) == ["u1"])
         // The second batch was in flight: cancelled, not waited for.
         #expect(graphQL.cancelled == 1)
     }
@@ -254,12 +252,7 @@ struct InMemoryRepositoryTests {
         let logins = (1...400).map { login("u\($0)") }
         let graphQL = InMemoryGraphQL(largest: 50)
         let useCase = GraphQLProfilesUseCase(graphQL: graphQL, rest: InMemoryUsers([]), concurrency: 1)
-        var every: [String?] = []
-        await useCase.execute(logins) { result in
-            every.append(try? result.get().login)
-            return true
-        }
-        #expect(every == logins.map(\.value))
+        #expect(await delivered(useCase, logins) == logins.map(\.value))
         #expect(graphQL.batches.filter { $0 == 100 } == [100], "\(graphQL.batches)")
     }
 

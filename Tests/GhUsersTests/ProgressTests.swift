@@ -13,11 +13,16 @@ struct ProgressTests {
         return users
     }
 
-    @Test func aMultiPageListingShowsProgressOnATerminalAndErasesIt() async {
-        let (io, out, err) = IOStreams.test(stderrTTY: true)
+    /// `list --all` over three pages of two, with `io` for the run's streams.
+    private func listAll(_ io: IOStreams) async -> Int32 {
         var (env, _, _) = AppEnvironment.test(http: repository())
         env.io = io
-        #expect(await GhUsersApp(environment: env).run(["list", "--all", "--per-page", "2"]) == 0)
+        return await GhUsersApp(environment: env).run(["list", "--all", "--per-page", "2"])
+    }
+
+    @Test func aMultiPageListingShowsProgressOnATerminalAndErasesIt() async {
+        let (io, out, err) = IOStreams.test(stderrTTY: true)
+        #expect(await listAll(io) == 0)
         #expect(out.text.split(separator: "\n").count == 5)
         #expect(err.text.contains("Fetched 1 page · 2 accounts"))
         #expect(err.text.contains("Fetched 2 pages · 4 accounts"))
@@ -89,9 +94,7 @@ struct ProgressTests {
     @Test func ghsSpinnerSwitchLeavesTheProgressLineOut() async {
         var (io, out, err) = IOStreams.test(stderrTTY: true)
         io.redrawsStatusLine = false
-        var (env, _, _) = AppEnvironment.test(http: repository())
-        env.io = io
-        #expect(await GhUsersApp(environment: env).run(["list", "--all", "--per-page", "2"]) == 0)
+        #expect(await listAll(io) == 0)
         #expect(out.text.split(separator: "\n").count == 5)
         #expect(err.text.isEmpty, "\(err.text)")
         for (value, redraws) in [("1", false), ("true", false), ("0", true), ("false", true), ("", true)] {
@@ -132,9 +135,7 @@ struct ProgressTests {
     @Test func theProgressLineFitsANarrowTerminal() async {
         var (io, _, err) = IOStreams.test(stderrTTY: true, width: 20)
         io.stderrWidth = 20
-        var (env, _, _) = AppEnvironment.test(http: repository())
-        env.io = io
-        #expect(await GhUsersApp(environment: env).run(["list", "--all", "--per-page", "2"]) == 0)
+        #expect(await listAll(io) == 0)
         let drawings = err.text.split(separator: "\r\u{1B}[2K").map(String.init).filter { !$0.isEmpty }
         #expect(drawings.count >= 2, "\(err.text)")
         #expect(drawings.allSatisfy { DisplayWidth.of($0) <= 19 && $0.hasPrefix("Fetched ") }, "\(drawings)")
@@ -173,9 +174,7 @@ struct ProgressTests {
     @Test func stdoutToAPipeShowsNoProgress() async {
         var (io, out, err) = IOStreams.test(stderrTTY: true)
         io.stdoutIsPipe = true
-        var (env, _, _) = AppEnvironment.test(http: repository())
-        env.io = io
-        #expect(await GhUsersApp(environment: env).run(["list", "--all", "--per-page", "2"]) == 0)
+        #expect(await listAll(io) == 0)
         #expect(!out.text.isEmpty)
         #expect(err.text.isEmpty, "\(err.text)")
     }

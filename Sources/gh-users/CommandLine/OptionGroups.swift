@@ -169,7 +169,7 @@ enum OutputGroup {
             if let suggestion = Suggestions.nearest(to: unknown, among: fields) {
                 message += "; did you mean '\(suggestion)'?"
             }
-            message += "\n" + UsageError.filled(["Valid fields: " + spec.fieldLines[0]] + spec.fieldLines.dropFirst())
+            message += "\n" + UsageError.filled("Valid fields: ", spec.fieldLines)
             throw UsageError(message: message, command: spec)
         }
         if spec.holdsOwnRecords { try refusePaths(chosen, spec: spec) }

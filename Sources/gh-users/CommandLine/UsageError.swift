@@ -118,11 +118,13 @@ struct UsageError: Error, Sendable, Equatable {
     /// The longest line of a message said whole; longer than any list of valid names.
     static let lineLimit = 1_000
 
-    /// Lists of gh-users's own (a command's fields), each filled to 80 columns as the usage is, the rest of a list
-    /// indented: `repos`' fields ran to 1,169 characters on one line, cut at `lineLimit` mid-word (helper-361).
-    /// Broken between items only, so a field keeps its note ("name (with --anon or --full)", helper-364).
-    static func filled(_ lines: [String]) -> String {
-        lines.map { line in
+    /// Lists of gh-users's own (a command's fields), `label` before the first, each filled to 80 columns as the
+    /// usage is, the rest of a list indented: `repos`' fields ran to 1,169 characters on one line, cut at
+    /// `lineLimit` mid-word (helper-361). Broken between items only, so a field keeps its note ("name (with --anon
+    /// or --full)", helper-364).
+    static func filled(_ label: String, _ lines: [String]) -> String {
+        lines.enumerated().map { index, line in
+            let line = index == 0 ? label + line : line
             var rows: [String] = []
             var row = ""
             for item in line.components(separatedBy: ", ") {

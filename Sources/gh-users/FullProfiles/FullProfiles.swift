@@ -87,7 +87,7 @@ enum ProfileGroup {
             }
             throw UsageError(
                 message: message + "\n"
-                    + UsageError.filled(["Valid fields with --full: " + fields.joined(separator: ", ")]),
+                    + UsageError.filled("Valid fields with --full: ", [fields.joined(separator: ", ")]),
                 command: spec)
         }
     }

@@ -34,7 +34,7 @@ enum ChangesOption {
                     let suggestion = Suggestions.nearest(to: field, among: fields).map { "; did you mean '\($0)'?" }
                     throw reading.usageError(
                         "unknown field '\(field)' for \(reading.command.name) --changes\(suggestion ?? "")\n"
-                            + UsageError.filled(["Valid fields: " + fields.joined(separator: ", ")]))
+                            + UsageError.filled("Valid fields: ", [fields.joined(separator: ", ")]))
                 }
                 return path
             },
