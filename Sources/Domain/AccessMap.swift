@@ -137,12 +137,17 @@ package struct AccessMembership: Sendable, Equatable {
 
     /// How the account `id`, with access from `sources`, stands to the organization, where the token can tell:
     /// - listed: an owner or a member, by its role;
-    /// - not listed, with access through the organization or one of its teams: a member (only members have
-    ///   those), whose role this token was not shown: nil;
+    /// - not listed, with access through the organization that grants less than admin, and none that grants
+    ///   admin: a member, since only members have the base permission and an owner has the organization's admin
+    ///   (pulepule's recorded owner: the organization's `ADMIN`, beside members' `READ`);
+    /// - not listed, with access through a team or the organization's admin: a member (only members have those)
+    ///   whose role this token was not shown (the base permission may be admin): nil;
     /// - not listed otherwise: an outside collaborator when every member is listed, else nil, since it may be a
     ///   member who hides their membership.
     package func affiliation(of id: Int64, sources: [AccessRecord.Source]) -> AccessRecord.Affiliation? {
         if let member = members[id] { return member.isOwner ? .owner : .member }
+        let organization = sources.filter { $0.kind == .organization }.map(\.level)
+        if !organization.isEmpty, organization.allSatisfy({ $0.map { $0 < .admin } ?? false }) { return .member }
         guard isComplete, !sources.contains(where: { $0.kind != .repository }) else { return nil }
         return .outside
     }

@@ -154,12 +154,14 @@ struct AccessReadingTests {
         let (sink, _) = try await Self.read(stub, concurrency: 1)
         #expect(world.batches.map(\.count) == [10, 2])
         #expect(sink.records.count == 12)
-        // No member listed, so the token is no member's: whether they are members is not known.
-        #expect(sink.records.allSatisfy { $0.affiliation == nil && $0.twoFactor == nil })
+        // No member listed, so the token is no member's: their roles come from their sources (the organization's
+        // read, which is no owner's: members), their two-factor states are not known.
+        #expect(sink.records.allSatisfy { $0.affiliation == .member && $0.twoFactor == nil })
     }
 
     /// Owner is a member whose role is ADMIN; a member; someone the members do not name, with access through the
-    /// organization and a team, is a member of a role not shown: null, never outside. Two-factor is GitHub's
+    /// organization's read (the base permission) and a team, is a member: an owner's is the organization's admin,
+    /// as pipcrispy's. Two-factor is GitHub's
     /// true, false or null, and null is never written as false.
     @Test func affiliationAndTwoFactorComeFromTheMembership() async throws {
         let stub = StubTransport()
@@ -191,7 +193,7 @@ struct AccessReadingTests {
         #expect(byLogin["banned-from-urgent"]?.twoFactor == false)
         #expect(byLogin["robin-of-loxley"]?.affiliation == .member)
         #expect(byLogin["robin-of-loxley"]?.twoFactor == nil)
-        #expect(byLogin["monty-bojangle"]?.affiliation == nil)
+        #expect(byLogin["monty-bojangle"]?.affiliation == .member)
         #expect(byLogin["monty-bojangle"]?.twoFactor == nil)
         let falseJSON = String(decoding: byLogin["banned-from-urgent"]?.raw.bytes ?? [], as: UTF8.self)
         let nullJSON = String(decoding: byLogin["robin-of-loxley"]?.raw.bytes ?? [], as: UTF8.self)
@@ -214,10 +216,11 @@ struct AccessReadingTests {
     }
 
     /// To a token that is no member GitHub lists only the members who show their membership. Someone it does not
-    /// list with access through the organization or a team is a member whose role this token was not shown, and
-    /// someone with a repository's grant alone may be a member who hides it: both null, never `outside`. When the
-    /// token's own account (`viewer`) is listed, the list is every member's, and the latter is an outside
-    /// collaborator.
+    /// list with access through the organization's admin or a team is a member whose role this token was not
+    /// shown (an owner, or a base permission of admin), and someone with a repository's grant alone may be a member
+    /// who hides it: both null, never `outside`. With the organization's read, and not its admin, they are a
+    /// member, as no owner is. When the token's own account (`viewer`) is listed, the list is every member's, and
+    /// someone with a repository's grant alone is an outside collaborator.
     @Test(arguments: [false, true])
     func aNonMembersListLeavesTheUnlistedUnknown(viewerIsMember: Bool) async throws {
         let ownership = AccessBodies.Source("Organization", "octo-org", "ADMIN", roleName: "admin")
@@ -230,6 +233,10 @@ struct AccessReadingTests {
                     AccessBodies.Collaborator("hidden-owner", 2, "ADMIN", [ownership, base]),
                     AccessBodies.Collaborator(
                         "hidden-member", 3, "WRITE", [base, AccessBodies.Source("Team", "core", "WRITE")]),
+                    AccessBodies.Collaborator("team-only", 5, "WRITE", [AccessBodies.Source("Team", "core", "WRITE")]),
+                    AccessBodies.Collaborator(
+                        "custom-role", 6, "READ",
+                        [AccessBodies.Source("Organization", "octo-org", "READ", roleName: "auditor")]),
                     AccessBodies.Collaborator(
                         "direct", 4, "WRITE", [AccessBodies.Source("Repository", "octo-org/docs", "WRITE")]),
                 ]
@@ -242,8 +249,8 @@ struct AccessReadingTests {
             uniqueKeysWithValues: sink.records.map { ($0.login, $0.affiliation?.rawValue ?? "null") })
         #expect(
             affiliations == [
-                "octocat": "owner", "hidden-owner": "null", "hidden-member": "null",
-                "direct": viewerIsMember ? "outside" : "null",
+                "octocat": "owner", "hidden-owner": "null", "hidden-member": "member", "team-only": "null",
+                "custom-role": "member", "direct": viewerIsMember ? "outside" : "null",
             ])
         let hidden = String(decoding: sink.records.first { $0.id == 2 }?.raw.bytes ?? [], as: UTF8.self)
         #expect(hidden.contains(#""affiliation":null,"#) && hidden.hasSuffix(#""two_factor":null}"#))

@@ -332,8 +332,8 @@ struct AccessChangesTests {
         #expect(run.out.isEmpty)
         #expect(
             run.err.hasPrefix(
-                "gh-users: the token could read the collaborators of none of the 2 repositories of octo-org asked "
-                    + "about (octo-org/api, octo-org/web): GitHub shows them only to those with push access, so there "
+                "gh-users: the token could read the collaborators of none of the 2 repositories of octo-org "
+                    + "(octo-org/api, octo-org/web): GitHub shows them only to those with push access, so there "
                     + "is no map. The map needs a token with push access to a repository, or an owner's token with "
                     + "read:org and repo.\n"), "\(run.err)")
         #expect(!run.err.contains("partial"))

@@ -249,17 +249,21 @@ struct AccessCommandTests {
     /// A token that is no member is shown only the members who show their membership: nobody it was not shown
     /// is called an outside collaborator. A member through a team it was not shown, and a direct collaborator who
     /// may be a member hiding it, have a null affiliation (empty in CSV); `--affiliation outside` keeps neither,
-    /// and stderr counts the one it may have missed (a team's member is no outside collaborator). `--changes` does
-    /// not record such a map: that one would be recorded as removed; a map with none such is recorded.
+    /// and stderr counts the one it may have missed (a team's member is no outside collaborator). One with the
+    /// base permission (the organization's read) is a member: an owner's is the organization's admin (before:
+    /// null; a review's find). `--changes` does not record such a map: that one would be recorded as removed; a
+    /// map with none such is recorded.
     @Test func aNonMembersTokenCallsNobodyItWasNotShownOutside() async throws {
+        let teamOnly = AccessBodies.Collaborator(
+            "teamonly", 5, "WRITE", [AccessBodies.Source("Team", "core", "WRITE", roleName: "write")])
         let world = AccessWorld(
             organization: "octo-org", members: [AccessBodies.Member("Mona", 1, "ADMIN", twoFactor: nil)],
-            collaborators: ["api": Self.api], viewer: .outsider)
+            collaborators: ["api": Self.api + [teamOnly]], viewer: .outsider)
         let csv = await Self.harness(world).run([
             "access", "octo-org", "--format", "csv", "--fields", "login,affiliation",
         ])
         #expect(csv.status == 0, "\(csv.err)")
-        #expect(csv.out == "login,affiliation\r\nhubot,\r\nMona,owner\r\noutsider,\r\n")
+        #expect(csv.out == "login,affiliation\r\nhubot,member\r\nMona,owner\r\noutsider,\r\nteamonly,\r\n")
         #expect(
             csv.err
                 == "gh-users: 2 records have a null affiliation: GitHub did not list those people among octo-org's "
@@ -271,7 +275,7 @@ struct AccessCommandTests {
         #expect(outside.status == 0, "\(outside.err)")
         #expect(outside.out.isEmpty)
         #expect(outside.err.hasPrefix("gh-users: --affiliation outside left out 1 record whose affiliation is null: "))
-        // An owner has the organization's admin: hubot, a null affiliation with its read, cannot be one, so
+        // An owner has the organization's admin: teamonly, a null affiliation without it, cannot be one, so
         // nothing was left out and the map can be compared (before: "left out 1 record"; a review's find).
         let owner = await Self.harness(world).run([
             "access", "octo-org", "--affiliation", "owner", "--format", "tsv", "--fields", "login",
@@ -286,10 +290,10 @@ struct AccessCommandTests {
         #expect(changes.out.isEmpty)
         #expect(changes.err.contains("\ngh-users: with them unknown, the map was not compared"), "\(changes.err)")
         #expect(!FileManager.default.fileExists(atPath: folder("c.json")))
-        let hubot = await Self.harness(world).run([
-            "access", "octo-org", "--affiliation", "outside", "--person", "hubot", "--changes", folder("c.json"),
+        let teamMember = await Self.harness(world).run([
+            "access", "octo-org", "--affiliation", "outside", "--person", "teamonly", "--changes", folder("c.json"),
         ])
-        #expect(hubot.status == 0, "\(hubot.err)")
+        #expect(teamMember.status == 0, "\(teamMember.err)")
         #expect(FileManager.default.fileExists(atPath: folder("c.json")))
     }
 
@@ -360,10 +364,11 @@ struct AccessCommandTests {
     /// GitHub refusing every repository it was asked about is no map, and no partial one: exit 4, as a GraphQL
     /// refusal of the token is, saying what the token needs. Before: exit 1, "2 repositories of 2 … the map above
     /// leaves them out", with no map above. A --repo that is not there is no repository the token was refused.
+    /// Only repositories `--repo` named were "asked about" (before: said of the whole organization's too).
     @Test(arguments: [
         (
             [String](),
-            "could read the collaborators of none of the 3 repositories of octo-org asked about "
+            "could read the collaborators of none of the 3 repositories of octo-org "
                 + "(octo-org/api, octo-org/docs, octo-org/web)"
         ),
         (

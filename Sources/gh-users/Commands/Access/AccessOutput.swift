@@ -361,7 +361,8 @@ extension AccessCommand {
             ? "could not read the collaborators of the one repository"
             : "could read the collaborators of none of the \(count) repositories"
         let message =
-            "gh-users: the token \(what) of \(organization) asked about (\(names)): GitHub shows them only to those "
+            "gh-users: the token \(what) of \(organization)\(repositories.isEmpty ? "" : " asked about") (\(names)): "
+            + "GitHub shows them only to those "
             + "with push access, so there is no map. The map needs a token with push access to a repository, or "
             + "an owner's token with read:org and repo."
         return (
