@@ -90,9 +90,11 @@ package struct StandInWorld: Decodable, Sendable {
         package var watchers: [String]
         package var forks: [Fork]
         package var contributors: [Contributor]
+        /// Read-only on GitHub: its people are listed as any repository's.
+        package var archived: Bool?
 
         enum CodingKeys: String, CodingKey {
-            case fullName, collaborators, watchers, forks, contributors
+            case fullName, collaborators, watchers, forks, contributors, archived
             case stars = "stargazers"
         }
 

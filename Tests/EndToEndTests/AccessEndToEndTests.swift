@@ -65,7 +65,8 @@ final class AccessEndToEndTests {
     }
 
     /// The map of one organization, as its owner reads it: every person with a grant on each repository, with the
-    /// permission, affiliation and two-factor state the world gives them, and every source of it.
+    /// permission, affiliation and two-factor state the world gives them, and every source of it. An archived
+    /// repository's (github/linguist) are there too.
     @Test func theFullMapOfAnOrganizationIsTheWorlds() async throws {
         try await withStandIn(users: 100) { server in
             let run = try await access(server, ["github", "--format", "ndjson"])
@@ -105,6 +106,8 @@ final class AccessEndToEndTests {
             #expect(
                 sources(records["github/linguist Happy-Otter-5"]) == "organization github read, team linguists maintain"
             )
+            #expect(world.repository("github", "linguist")?.archived == true)
+            #expect(records.keys.contains { $0.hasPrefix("github/linguist ") })
         }
     }
 

@@ -142,7 +142,7 @@ struct StandInGraphQLSchema {
             switch field.name {
             case "name": return .text(repository.name)
             case "nameWithOwner": return .text(repository.fullName)
-            case "isArchived": return .flag(false)
+            case "isArchived": return .flag(repository.archived ?? false)
             case "collaborators": return try collaborators(of: repository, field)
             case "stargazers":
                 let list = world.permission(of: caller, on: repository).map { _ in

@@ -223,7 +223,7 @@ extension StandInRouteRequest {
         var values: [String: any Sendable] = [
             "stargazers_count": stars, "watchers_count": stars, "watchers": stars, "forks_count": forks,
             "forks": forks, "network_count": forks, "subscribers_count": repository.watchers.count,
-            "permissions": Self.permissions(level ?? 0),
+            "permissions": Self.permissions(level ?? 0), "archived": repository.archived ?? false,
         ]
         values["organization"] = organization?.simpleUserBytes
         let record = replacing(values, in: repositoryRecord(repository.fullName, in: world, from: template))
@@ -272,7 +272,8 @@ extension StandInRouteRequest {
             let text = body[range.lowerBound] == UInt8(ascii: "\"") ? JSONText.text(of: key, in: body) : ""
             let renamed = renaming.reduce(text) { $0.replacing($1.0, with: $1.1) }
             guard let value = values[key] ?? (renamed == text ? nil : renamed) else { continue }
-            let json = value as? [UInt8] ?? (value is Int ? Array("\(value)".utf8) : JSONValue.string("\(value)").bytes)
+            let literal = value is Int || value is Bool
+            let json = value as? [UInt8] ?? (literal ? Array("\(value)".utf8) : JSONValue.string("\(value)").bytes)
             body.replaceSubrange(range, with: json)
         }
         return body
