@@ -57,4 +57,4 @@ let status = await command.value
 // connection closing), and a release build crashed so at exit about once in 50 runs over TLS across a real
 // round trip (Scripts/bench --network). Nothing is left in a stdio buffer: every write goes through write(2).
 fflush(nil)
-ExitCleanup.process.exit(interrupts.exitStatus(for: status))
+interrupts.exit(after: status)

@@ -4,7 +4,10 @@ import TestSupport
 
 /// What one run of the binary produced.
 struct RunResult: Sendable {
+    /// As a shell reports it: the exit status, or 128 + the number of the signal that ended the process.
     let status: Int32
+    /// The signal that ended the process, nil when it exited.
+    var signal: Int32?
     let stdout: String
     let stderr: String
     let seconds: Double
@@ -140,7 +143,8 @@ enum BinaryRunner {
         let started = ContinuousClock.now
         // The time is taken when the process ends, not when this task resumes: a busy test thread pool must not
         // make a quick run look slow.
-        let (status, elapsed): (Int32, Duration) = try await withCheckedThrowingContinuation { continuation in
+        let (status, signal, elapsed): (Int32, Int32?, Duration) = try await withCheckedThrowingContinuation {
+            continuation in
             let process: SpawnedProcess
             do {
                 // Files a shell snippet writes (`2>stderr.txt`) land in the scratch folder, never in the checkout.
@@ -151,7 +155,10 @@ enum BinaryRunner {
                 continuation.resume(throwing: error)
                 return
             }
-            process.onExit { status in continuation.resume(returning: (status, ContinuousClock.now - started)) }
+            process.onExit { _ in
+                let ended = ContinuousClock.now - started
+                continuation.resume(returning: (process.shellStatus ?? -1, process.endingSignal, ended))
+            }
             if let interrupt {
                 DispatchQueue.global().async {
                     while process.isRunning, BinaryRunner.size(outURL) + BinaryRunner.size(errURL) == 0 {
@@ -174,7 +181,7 @@ enum BinaryRunner {
         let stdout = try String(contentsOf: outURL, encoding: .utf8)
         let stderr = try String(contentsOf: errURL, encoding: .utf8)
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        return RunResult(status: status, stdout: stdout, stderr: stderr, seconds: seconds)
+        return RunResult(status: status, signal: signal, stdout: stdout, stderr: stderr, seconds: seconds)
     }
 }
 

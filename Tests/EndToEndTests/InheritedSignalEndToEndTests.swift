@@ -1,5 +1,6 @@
 import Foundation
 import GitHubStandIn
+import TestSupport
 import Testing
 
 /// A signal the process was started with ignored stays ignored (GNU's coding standards; `nohup sleep` survives the
@@ -50,6 +51,34 @@ struct InheritedSignalEndToEndTests {
         #expect(result.records == users, "\(result.stderr)")
         #expect(!result.stderr.contains("interrupted"), "\(result.stderr)")
     }
+
+    /// A Ctrl-C (SIGINT to the foreground process group: the script's shell and gh-users) stops a script's loop.
+    /// bash goes on after a command that exited, even with 130, taking it for one that handled the signal, and
+    /// stops only when the command died of SIGINT (bash's "wait and cooperative exit"). Before, gh-users exited
+    /// 130 and the script ran its next command. `env --default-signal` gives the script SIGINT at its default,
+    /// as a terminal's shell would, where `&` would have ignored it.
+    @Test(.enabled(if: Self.resetsSignals, "env here has no --default-signal (coreutils 8.31 or later)"))
+    func aCtrlCStopsTheScriptThatRanTheCommand() async throws {
+        try await withStandIn(users: users, latency: 20) { server in
+            let script = """
+                env --default-signal=INT setsid bash -c '\(crawl) > out.ndjson 2> err.txt; echo "went on $?" > after.txt' &
+                group=$!
+                until [ -s out.ndjson ]; do sleep 0.01; done
+                kill -INT -- -"$group"
+                wait "$group"; echo "status=$?"
+                cat after.txt 2>/dev/null
+                cat err.txt
+                """
+            let result = try await BinaryRunner.shell(
+                script, environment: ["API": server.baseURL, "GH_TOKEN": "inherited-signal-token"], timeout: 60)
+            #expect(result.stdout.hasPrefix("status=130\n"), "\(result.stdout)")
+            #expect(!result.stdout.contains("went on"), "\(result.stdout)")
+            #expect(result.stdout.contains("gh-users: interrupted"), "\(result.stdout)")
+        }
+    }
+
+    /// Whether `env --default-signal` is there to give a background job its SIGINT back.
+    static let resetsSignals = (try? SpawnedProcess.run("/usr/bin/env", ["--default-signal=INT", "true"]))?.status == 0
 
     /// SIGTERM, which the shell leaves at its default for the same background job, still stops the crawl with 143:
     /// the tests above show what was inherited, not a handler that stopped working.

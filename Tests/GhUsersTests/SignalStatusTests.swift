@@ -10,6 +10,10 @@ struct SignalStatusTests {
         _ = state.interrupt(signal: signal)
         #expect(state.exitStatus(for: ExitCode.interrupted) == status)
         #expect(state.signalStatus == status)
+        // The process then ends by the signal itself; a status of another signal's, or none, is an exit.
+        #expect(state.endsBySignal(status))
+        #expect(!state.endsBySignal(status == 130 ? 143 : 130))
+        #expect(!InterruptState.untimed().endsBySignal(status))
     }
 
     /// A signal its starter ignored (`nohup`'s SIGHUP) is seen as such, and is left ignored; one left at its
@@ -35,5 +39,6 @@ struct SignalStatusTests {
         // The command had finished (or failed otherwise) before it noticed the signal.
         #expect(state.exitStatus(for: ExitCode.success) == ExitCode.success)
         #expect(state.exitStatus(for: ExitCode.rateLimited) == ExitCode.rateLimited)
+        #expect(!state.endsBySignal(ExitCode.success) && !state.endsBySignal(ExitCode.rateLimited))
     }
 }

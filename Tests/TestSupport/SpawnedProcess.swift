@@ -85,6 +85,11 @@ package final class SpawnedProcess: @unchecked Sendable {
         lock.withLock { status.map { endedBySignal ? 128 + $0 : $0 } }
     }
 
+    /// Once reaped, the signal that ended the child; nil when it exited.
+    package var endingSignal: Int32? {
+        lock.withLock { endedBySignal ? status : nil }
+    }
+
     /// Sends `signal` while the child is still ours.
     package func send(_ signal: Int32) {
         lock.withLock {

@@ -8,8 +8,10 @@ import Foundation
 #endif
 
 /// Turns the first SIGINT, SIGTERM or SIGHUP into cancellation of the running command, which then closes its
-/// output, says where to resume and exits 128 + the signal's number (130, 143, 129), as a shell reports a
-/// process killed by that signal.
+/// output and says where to resume; then the process ends by that signal, at its default action, so a shell
+/// reports 128 + its number (130, 143, 129) and knows the signal ended it: bash stops a script's loop at a Ctrl-C
+/// only when the command died of SIGINT ("wait and cooperative exit"), as Python and Go programs do, and a
+/// service manager takes a SIGTERM death for a clean stop (helper-365: exit 143 was a failed unit).
 ///
 /// Cancellation reaches a command only where it waits (a request, a rate-limit wait); work that never waits
 /// (rendering a very large page) would not see it. So the first signal also sets a deadline (`firstGrace`,
@@ -102,9 +104,11 @@ final class InterruptHandler {
         case 1:
             break
         case 2:
-            DispatchQueue.global().asyncAfter(deadline: .now() + grace) { ExitCleanup.process.exit(state.signalStatus) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + grace) {
+                ExitCleanup.process.exit(bySignal: state.signalStatus)
+            }
         default:
-            ExitCleanup.process.exit(state.signalStatus)
+            ExitCleanup.process.exit(bySignal: state.signalStatus)
         }
     }
 
@@ -114,9 +118,12 @@ final class InterruptHandler {
         state.setAction { DispatchQueue.global().async(execute: action) }
     }
 
-    /// The status to exit with once the command has returned `status`.
-    func exitStatus(for status: Int32) -> Int32 {
-        state.exitStatus(for: status)
+    /// Ends the process once the command has returned `status`: by the signal that cancelled it, else with the
+    /// status.
+    func exit(after status: Int32) -> Never {
+        let final = state.exitStatus(for: status)
+        if state.endsBySignal(final) { ExitCleanup.process.exit(bySignal: final) }
+        ExitCleanup.process.exit(final)
     }
 }
 
@@ -124,7 +131,7 @@ final class InterruptState: @unchecked Sendable {
     /// The process's own, which `InterruptHandler` feeds and blocking reads and opens consult.
     static let process = InterruptState(firstGrace: .seconds(10)) { status in
         sayInterrupted()
-        ExitCleanup.process.exit(status)
+        ExitCleanup.process.exit(bySignal: status)
     }
 
     /// "gh-users: interrupted" on `descriptor`, if it takes it now; false if it was left unsaid. The process is
@@ -195,7 +202,7 @@ final class InterruptState: @unchecked Sendable {
     /// Ends the process with the first signal's status, saying so as an interrupted command does.
     func exitBlocked() -> Never {
         Self.sayInterrupted()
-        ExitCleanup.process.exit(signalStatus)
+        ExitCleanup.process.exit(bySignal: signalStatus)
     }
 
     func setAction(_ action: @escaping @Sendable () -> Void) {
@@ -209,6 +216,11 @@ final class InterruptState: @unchecked Sendable {
     /// 128 + the first signal's number; SIGINT's 130 when none came.
     var signalStatus: Int32 {
         128 + (lock.withLock { firstSignal } ?? SIGINT)
+    }
+
+    /// Whether `status`, the one the process ends with, is the first signal's (128 + its number).
+    func endsBySignal(_ status: Int32) -> Bool {
+        lock.withLock { firstSignal }.map { 128 + $0 == status } ?? false
     }
 
     /// A command cancelled by a signal returns `ExitCode.interrupted` (SIGINT's 130); after SIGTERM or SIGHUP that
@@ -258,6 +270,20 @@ final class ExitCleanup: @unchecked Sendable {
     /// The files removed, then the process ends with `status` at once.
     func exit(_ status: Int32) -> Never {
         removeFiles()
+        _exit(status)
+    }
+
+    /// The files removed, then the process ends by the signal `status` stands for (128 + its number), at its
+    /// default action, which ends a process; with `status` should the signal not end it.
+    func exit(bySignal status: Int32) -> Never {
+        removeFiles()
+        let number = status - 128
+        signal(number, SIG_DFL)
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        sigaddset(&unblocked, number)
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
+        raise(number)
         _exit(status)
     }
 }

@@ -104,7 +104,11 @@ enum HelpTopics {
                     + "--version, an argument that is not UTF-8 or looks like a token, a write under --offline, or "
                     + "one that asks first with no terminal to ask on and no --yes; nothing was sent"
             ),
-            ("130", "interrupted (Ctrl-C); JSON output is still closed, and 'list' says where to resume"),
+            (
+                "130",
+                "interrupted (Ctrl-C); JSON output is still closed, and 'list' says where to resume; the process "
+                    + "ends by the signal itself, so a script's loop stops too"
+            ),
             ("143, 129", "stopped by SIGTERM or SIGHUP, handled like Ctrl-C"),
         ],
         notes: [
