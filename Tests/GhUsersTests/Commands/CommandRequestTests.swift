@@ -172,7 +172,7 @@ struct CommandRequestTests {
             body: "orgs-list-members", needsToken: true, fields: "login,id", lines: "octocat\t1\n"),
         // GitHub documents the same simple-user items for an organization's public members as for /users.
         CommandRow(
-            .publicMembers, "members github", sends: "GET /orgs/github/public_members?per_page=30",
+            .publicMembers, "members github --public", sends: "GET /orgs/github/public_members?per_page=30",
             body: "orgs-list-public-members", fields: "login,id", lines: "octocat\t1\n"),
         CommandRow(
             .outsideCollaborators, "outside-collaborators github",

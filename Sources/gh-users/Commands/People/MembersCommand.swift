@@ -34,9 +34,9 @@ struct MembersCommand: PeopleListCommand {
                 member of the organization (read:org for a classic token), and only the public ones for anyone
                 else, which GitHub's answer does not tell apart (--changes checks that the token's own account
                 is listed). Without a token, or with --public, lists the members who show their membership
-                (\(Endpoint.publicMembers)). On a terminal, stderr says which list it was; a server that
-                redirects the request to the public members is said piped or not, and --role or a 2FA filter
-                answered so is exit status 4.
+                (\(Endpoint.publicMembers)). On a terminal, stderr says which list it was; the public members
+                listed for want of a token (no --public), or a server that redirects the request to them, are
+                said piped or not, and --role or a 2FA filter answered so is exit status 4.
                 --role, the 2FA filters and --changes need a token (exit status 4 without one; --changes
                 --public records the public members' changes without one). The 2FA filters are for
                 the organization's owners: GitHub's refusal (422 or 403) is exit status 4, and says so. A 404
@@ -80,7 +80,10 @@ struct MembersCommand: PeopleListCommand {
         let stream = PeopleList.stream(
             noun: "members", columns: AccountColumns.summary, full: .accounts(\.profiles), list, context, github)
         let end = await stream.stream(pages(list, list.paging.plan, github))
-        var notes = context.io.stderrIsTTY ? [Self.note(list, hasToken: context.presenter.hasToken)] : []
+        // The public members for want of a token (not --public) are said piped too: a cron job that lost its
+        // token would take them for every member (helper-365), and GitHub's answer says nothing of it.
+        let says = context.io.stderrIsTTY || (!context.presenter.hasToken && !self.list.publicOnly)
+        var notes = says ? [Self.note(list, hasToken: context.presenter.hasToken)] : []
         // A server redirected to the public members (as GitHub's docs said of a non-member in 2012; it answers
         // 200 since): said piped or not, since a script told nothing would take them for every member.
         if end.answeredPath != nil { notes.append(Self.publicMembersNote(list.owner)) }
