@@ -164,6 +164,9 @@ enum ResponseDecoder {
     /// What is wrong with a body that should open with `opening`: another JSON value there is `other` ("not a
     /// list"), as the decoding of a whole page words it; else `reason`, the reader's own words.
     private static func shape(of bytes: [UInt8], _ opening: Character, _ other: String, else reason: String) -> String {
+        // A byte order mark, which JSON forbids (RFC 8259, 8.1), said as such: "not an object" of `\u{feff}{…}` read
+        // as a body of something else (helper-367).
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return "it begins with a byte order mark, which JSON forbids" }
         guard let first = firstByte(bytes), first != opening.asciiValue else { return reason }
         return other
     }

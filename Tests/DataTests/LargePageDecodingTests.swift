@@ -82,5 +82,8 @@ struct LargePageDecodingTests {
         for body in [#"{"login":"a","id":1}"#, "5", "true", #""text""#] {
             #expect(detail(body).hasSuffix("not a list"), "\(body): \(detail(body))")
         }
+        // A byte order mark, which JSON forbids, is said as one (before: "not a list"; helper-367).
+        let marked = detail("\u{FEFF}" + #"[{"login":"a","id":1,"type":"User"}]"#)
+        #expect(marked == "it begins with a byte order mark, which JSON forbids", "\(marked)")
     }
 }

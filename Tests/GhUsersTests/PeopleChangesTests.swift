@@ -840,10 +840,13 @@ struct PeopleChangesRunTests {
         #expect(changes == "removed\tu4\t4\t\nremoved\tu5\t5\t\n")
     }
 
-    /// A stargazer's or a fork's account is read from its bytes, not decoded: an id that is a string, or a login
-    /// that is a number, is no account of GitHub's, and was recorded as one.
+    /// A stargazer's or a fork's account is read from its bytes, not decoded: an id that is a string, zero or a
+    /// fraction, or a login that is a number, is no account of GitHub's, and was recorded as one. The refusal says
+    /// what is wrong with it (before: "without an id (a number)" of an id that is a number; helper-367).
     @Test(arguments: [
         ("stargazers", "stargazers", #"{"starred_at":"2026-01-01T00:00:00Z","user":{"login":"mona","id":"7"}}"#),
+        ("stargazers", "stargazers", #"{"starred_at":"2026-01-01T00:00:00Z","user":{"login":"mona","id":0}}"#),
+        ("stargazers", "stargazers", #"{"starred_at":"2026-01-01T00:00:00Z","user":{"login":"mona","id":7.5}}"#),
         ("stargazers", "stargazers", #"{"starred_at":"2026-01-01T00:00:00Z","user":{"login":12345,"id":7}}"#),
         ("forkers", "forks", #"{"id":100,"owner":{"login":"mona","id":"7"}}"#),
         ("forkers", "forks", #"{"id":100,"owner":{"login":true,"id":7}}"#),
@@ -858,7 +861,7 @@ struct PeopleChangesRunTests {
         let (status, out, err) = await run(github, [command, "octocat/Hello-World", "--changes", folder("s.json")])
         #expect(status == 1)
         #expect(out.isEmpty)
-        #expect(err.contains("holds a record without an id (a number) or a login"), "\(err)")
+        #expect(err.contains("holds a record whose id is no positive whole number or whose login is no text"), "\(err)")
         #expect(!FileManager.default.fileExists(atPath: folder("s.json")))
     }
 

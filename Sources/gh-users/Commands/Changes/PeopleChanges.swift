@@ -349,8 +349,9 @@ struct PeopleChangesCoordinator<Item: ListedItem> {
                         guard let entry = key.entry(item.raw.bytes, role: pass.role) else {
                             return .failure(
                                 .refused(
-                                    "GitHub's list of \(subject.description) holds a record without an id (a number) or a login, "
-                                        + "which a snapshot cannot record, so nothing was compared"))
+                                    "GitHub's list of \(subject.description) holds a record whose id is no positive whole "
+                                        + "number or whose login is no text, which a snapshot cannot record, so nothing "
+                                        + "was compared"))
                         }
                         // Refused at the first: a hostile list of long logins is never held.
                         if let problem = entry.problem {
