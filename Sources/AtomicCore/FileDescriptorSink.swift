@@ -46,12 +46,21 @@ package struct FileDescriptorSink: OutputSink {
         return poller.revents & Int16(POLLERR | POLLHUP) != 0
     }
 
-    /// What FIONREAD counts in a pipe, which Linux answers on either end; nil for a file, a terminal or a socket.
+    /// What FIONREAD counts in a pipe, which Linux answers on either end; in a socket (systemd's journal or a
+    /// `StandardOutput=socket`), what SIOCOUTQ counts in its send queue, which is no less than what its peer has
+    /// not taken (a Unix socket's count is the memory its unread buffers hold) and 0 once it took everything
+    /// (helper-365: a socket's reader that left unread had `--changes` recorded); nil for a file or a terminal.
     package var unreadBytes: Int? {
         var status = stat()
-        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFIFO else { return nil }
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        let request: UInt
+        switch status.st_mode & S_IFMT {
+        case S_IFIFO: request = UInt(FIONREAD)
+        case S_IFSOCK: request = UInt(TIOCOUTQ)
+        default: return nil
+        }
         var count: Int32 = 0
-        return ioctl(descriptor, UInt(FIONREAD), &count) == 0 ? Int(count) : nil
+        return ioctl(descriptor, request, &count) == 0 ? Int(count) : nil
     }
 
     /// `fcntl(F_GETFL)` fails (EBADF) on a descriptor that is not open, and says read-only for one that

@@ -76,6 +76,26 @@ struct FileDescriptorSinkTests {
         #expect(!FileDescriptorSink(descriptor: null).readerHasLeft)
     }
 
+    /// A socket's peer (systemd's journal, `StandardOutput=socket`) is seen as a pipe's reader is: what it has not
+    /// taken is counted, nothing once it read everything, and one that leaves with bytes unread left (before: no
+    /// count, so `--changes` recorded changes a peer never took, exit 0; helper-365).
+    @Test func aSocketsPeerIsSeenAsAPipesReaderIs() async throws {
+        var ends: [Int32] = [0, 0]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
+        defer { close(ends[0]) }
+        let sink = FileDescriptorSink(descriptor: ends[0])
+        try sink.write(Array("one\ntwo\n".utf8))
+        #expect((sink.unreadBytes ?? 0) >= 8)
+        var buffer = [UInt8](repeating: 0, count: 64)
+        #expect(read(ends[1], &buffer, buffer.count) == 8)
+        #expect(sink.unreadBytes == 0)
+        #expect(await sink.waitForReader(grace: .milliseconds(20)) == .tookAll)
+        try sink.write(Array("three\n".utf8))
+        #expect((sink.unreadBytes ?? 0) > 0)
+        close(ends[1])
+        #expect(await sink.waitForReader(grace: .milliseconds(20)) == .left)
+    }
+
     /// A reader that takes everything in one read and leaves a moment later (`| head -1`) left; one that took
     /// everything and stays took it all, and so did a file.
     @Test func aReaderThatLeavesAfterTakingEverythingLeftEarly() async throws {

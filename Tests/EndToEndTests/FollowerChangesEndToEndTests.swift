@@ -1,5 +1,6 @@
 import Foundation
 import GitHubStandIn
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -38,6 +39,17 @@ struct FollowerChangesEndToEndTests {
             ["followers", login, "--changes", snapshot, "--per-page", "5", "--api-url", server.baseURL, "--no-cache"]
                 + extra,
             environment: reader)
+    }
+
+    /// The followers of an account recorded in the snapshot, then three of them gone: the account, and the
+    /// snapshot's bytes.
+    private func recordThenThreeLeave(_ server: StandInServer) async throws -> (StandInUser, Data) {
+        let target = try account(server)
+        let leavers = Array(server.followGraph.followers(of: target).prefix(3))
+        #expect(try await changes(server, target.login).status == 0)
+        let before = try bytes(snapshot)
+        for leaver in leavers { try await asUser(leaver.login, ["unfollow", "--yes", target.login], server) }
+        return (target, before)
     }
 
     private func asUser(_ login: String, _ arguments: [String], _ server: StandInServer) async throws {
@@ -140,11 +152,7 @@ struct FollowerChangesEndToEndTests {
     @Test func aClosedPipeBeforeTheLastChangeLeavesTheSnapshotAsItWas() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try await withStandIn(users: 1000) { server in
-            let target = try account(server)
-            let leavers = Array(server.followGraph.followers(of: target).prefix(3))
-            #expect(try await changes(server, target.login).status == 0)
-            let before = try bytes(snapshot)
-            for leaver in leavers { try await asUser(leaver.login, ["unfollow", "--yes", target.login], server) }
+            let (target, before) = try await recordThenThreeLeave(server)
             let head = try await BinaryRunner.shell(
                 #""$GH_USERS" followers \#(target.login) --changes '\#(snapshot)' --per-page 5 --api-url \#(server.baseURL) --no-cache --format tsv | head -1"#,
                 environment: reader)
@@ -154,7 +162,7 @@ struct FollowerChangesEndToEndTests {
             // The changes the pipe never showed are not lost: the next run reports them all.
             let next = try await changes(server, target.login)
             #expect(next.status == 0, "\(next.stderr)")
-            #expect(next.stdout.split(separator: "\n").count == leavers.count)
+            #expect(next.stdout.split(separator: "\n").count == 3)
         }
     }
 
@@ -181,11 +189,7 @@ struct FollowerChangesEndToEndTests {
     @Test func aReaderThatLeavesIsToldFileWasNotUpdated() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try await withStandIn(users: 1000) { server in
-            let target = try account(server)
-            let leavers = Array(server.followGraph.followers(of: target).prefix(3))
-            #expect(try await changes(server, target.login).status == 0)
-            let before = try bytes(snapshot)
-            for leaver in leavers { try await asUser(leaver.login, ["unfollow", "--yes", target.login], server) }
+            let (target, before) = try await recordThenThreeLeave(server)
             let grep = try await BinaryRunner.shell(
                 #"{ "$GH_USERS" followers \#(target.login) --changes '\#(snapshot)' --per-page 5 --api-url \#(server.baseURL) --no-cache --format tsv; echo "exit $?" >&2; } | grep -q removed"#,
                 environment: reader)
@@ -197,16 +201,58 @@ struct FollowerChangesEndToEndTests {
         }
     }
 
+    /// stdout a socket (systemd's `StandardOutput=socket`, the journal's stream) whose peer leaves without
+    /// reading the changes: F is not advanced, exit 1, as for a pipe's reader (before: exit 0 and F replaced, the
+    /// changes lost; helper-365).
+    @Test func aSocketsPeerThatLeavesUnreadLeavesTheSnapshot() async throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try await withStandIn(users: 1000) { server in
+            let (target, before) = try await recordThenThreeLeave(server)
+            var ends: [Int32] = [0, 0]
+            try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
+            let errors = folder.appendingPathComponent("stderr").path
+            let stderr = open(errors, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            try #require(stderr >= 0)
+            let process = try SpawnedProcess(
+                executable: BinaryRunner.binary.path,
+                arguments: [
+                    "followers", target.login, "--changes", snapshot, "--per-page", "5", "--api-url", server.baseURL,
+                    "--no-cache", "--format", "tsv",
+                ],
+                environment: reader.merging(["PATH": "/usr/bin:/bin", "HOME": folder.path]) { $1 },
+                directory: folder.path, stdout: ends[0], stderr: stderr)
+            close(ends[0])
+            close(stderr)
+            let peer = ends[1]
+            let status: Int32 = await withCheckedContinuation { continuation in
+                process.onExit { continuation.resume(returning: $0) }
+                // The peer waits for the changes to be written whole (none more for 300 ms, or the run ended),
+                // then leaves without reading them.
+                DispatchQueue.global().async {
+                    var poller = pollfd(fd: peer, events: Int16(POLLIN), revents: 0)
+                    _ = poll(&poller, 1, 30_000)
+                    var held: Int32 = -1
+                    var count: Int32 = 0
+                    while process.isRunning, ioctl(peer, UInt(FIONREAD), &count) == 0, count != held {
+                        held = count
+                        usleep(300_000)
+                    }
+                    close(peer)
+                }
+            }
+            let said = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+            #expect(status == 1, "\(said)")
+            #expect(said.hasSuffix("was left as it was.\n"), "\(said)")
+            #expect(try bytes(snapshot) == before)
+        }
+    }
+
     /// SIGTERM while the changes wait in the pipe for their reader: exit 143, F as it was. The shell holds the
     /// FIFO's reading end and takes one byte, so the run has written its changes and waits for the rest.
     @Test func aSigtermWhileTheReaderHasTheChangesLeavesTheSnapshot() async throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         try await withStandIn(users: 1000) { server in
-            let target = try account(server)
-            let leavers = Array(server.followGraph.followers(of: target).prefix(3))
-            #expect(try await changes(server, target.login).status == 0)
-            let before = try bytes(snapshot)
-            for leaver in leavers { try await asUser(leaver.login, ["unfollow", "--yes", target.login], server) }
+            let (target, before) = try await recordThenThreeLeave(server)
             let fifo = folder.appendingPathComponent("out").path
             let run = try await BinaryRunner.shell(
                 #"mkfifo '\#(fifo)'; exec 3<>'\#(fifo)'; "$GH_USERS" followers \#(target.login) --changes '\#(snapshot)' --per-page 5 --api-url \#(server.baseURL) --no-cache --format tsv > '\#(fifo)' & pid=$!; head -c 1 <&3 > /dev/null; kill -TERM $pid; wait $pid; echo "exit $?""#,
