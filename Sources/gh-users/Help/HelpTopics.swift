@@ -64,7 +64,8 @@ enum HelpTopics {
                     + "cached; for 'follows', the answer no; "
                     + "a write not confirmed at its question (nothing sent), or whose pipe's reader left before "
                     + "every account was sent; with --state or --changes, a pipe's reader that left before the end; "
-                    + "a stdout file another gh-users run is crawling into; and, for every run (--help and "
+                    + "a stdout file another gh-users run is crawling into, or a --state, --changes or --output "
+                    + "file another run holds (nothing asked); and, for every run (--help and "
                     + "--version too, nothing done), ulimit -n leaving under 64 files free, ulimit -v under 384 MiB, "
                     + "a process limit leaving fewer than 10 threads, or no /proc to read the arguments from"
             ),
