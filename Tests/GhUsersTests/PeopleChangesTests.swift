@@ -25,6 +25,18 @@ struct PeopleChangeDiffTests {
             ])
     }
 
+    /// A role is compared as GitHub spells it: a custom repository role's name is GitHub's words, and one it now
+    /// spells otherwise is reported, not taken for the same (a role unknown then or now is still no change).
+    @Test func aRoleSpeltOtherwiseIsAChange() {
+        let snapshot = people([(1, "alice", "Security-Auditor"), (2, "bob", nil)])
+        let now = people([(1, "alice", "security-auditor"), (2, "bob", "read")])
+        #expect(
+            ListChange.between(snapshot, now) == [
+                ListChange(
+                    kind: .changed, id: 1, login: "alice", role: "security-auditor", previousRole: "Security-Auditor")
+            ])
+    }
+
     @Test func aRenameWithTheSameRoleIsARenameAndWithAnotherIsOneChange() {
         let snapshot = people([(1, "old", "write"), (2, "was", "read")])
         let now = people([(1, "new", "write"), (2, "is", "admin")])
@@ -159,6 +171,16 @@ struct PeopleSnapshotTests {
         #expect(ListChange.loginProblem("a@b.c", orAddress: true) == nil)
         #expect(ListChange.loginProblem("a@b.c")?.hasPrefix("a login of 5 bytes") == true)
     }
+
+    /// A GitHub App's login is a login of up to 39 characters and its `[bot]`: 44 bytes are held, 45 refused.
+    @Test func anAppsLoginOfTheLongestNameAndItsBotIsHeld() {
+        let longest = String(repeating: "a", count: Login.maximumLength) + "[bot]"
+        #expect(longest.utf8.count == 44)
+        #expect(ListChange.loginProblem(longest) == nil)
+        #expect(
+            ListChange.loginProblem("a" + longest)
+                == "a login of 45 bytes that GitHub cannot issue (a login is 1 to 39 letters, digits, '-' or '_')")
+    }
 }
 
 /// How a record is read as a person, and which lists a run reads.
@@ -217,6 +239,36 @@ struct PeopleChangesRunTests {
                 logins: Dictionary(uniqueKeysWithValues: page))
         }
         return github
+    }
+
+    /// On a terminal, a run that found nothing changed says so, and one that wrote changes does not.
+    @Test func aTerminalIsToldWhenNothingChangedAndOnlyThen() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        // The first run looks the repository up, to record its id; the later ones compare with that.
+        func harness(_ ids: [Int64], first: Bool = false) -> CommandHarness {
+            var harness = CommandHarness.signedIn()
+            harness.stderrTTY = true
+            if first { harness.expect("GET /repos/octocat/Hello-World", body: "repos-get") }
+            harness.http.answer(
+                "GET /repos/octocat/Hello-World/collaborators?permission=admin&per_page=100", accounts: ids)
+            return harness
+        }
+        let arguments = [
+            "collaborators", "octocat/Hello-World", "--permission", "admin", "--changes", folder("a.json"),
+            "--format", "tsv",
+        ]
+        let first = await harness([1, 2], first: true).run(arguments)
+        #expect(first.status == 0, "\(first.err)")
+        let same = await harness([1, 2]).run(arguments)
+        #expect(same.status == 0 && same.out.isEmpty, "\(same.err)")
+        #expect(
+            same.err.hasSuffix("gh-users: no changes since the last snapshot in '\(folder("a.json"))'.\n"),
+            "\(same.err)")
+        let changed = await harness([1, 3]).run(arguments)
+        #expect(changed.status == 0, "\(changed.err)")
+        #expect(!changed.out.isEmpty)
+        #expect(!changed.err.contains("no changes since"), "\(changed.err)")
     }
 
     @Test func membersJoinedLeftAndChangedRoleBetweenRuns() async throws {

@@ -2,6 +2,7 @@ import AtomicCore
 import Data
 import Domain
 import Foundation
+import Networking
 import TestSupport
 import Testing
 
@@ -29,6 +30,29 @@ final class TickingClock: @unchecked Sendable {
                     return self.instant
                 }
             },
+            sleep: { duration in
+                self.lock.withLock {
+                    self.requested.append(duration)
+                    self.instant += duration
+                }
+            })
+    }
+}
+
+/// A clock that moves only as a write is answered (`pass`, the time the write took) or a wait asks it to, which
+/// it records.
+final class WriteTimeClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var instant = ContinuousClock.now
+    private var requested: [Duration] = []
+
+    var waits: [Duration] { lock.withLock { requested } }
+
+    func pass(_ duration: Duration) { lock.withLock { instant += duration } }
+
+    var clock: WriteClock {
+        WriteClock(
+            now: { self.lock.withLock { self.instant } },
             sleep: { duration in
                 self.lock.withLock {
                     self.requested.append(duration)
@@ -121,6 +145,20 @@ struct WriteCommandTests {
         // The clock read 250 ms on since each write ended, so 750 ms were left of the second.
         #expect(ticking.waits == [.milliseconds(750), .milliseconds(750)])
         #expect(result.out == "a\tstar\tstarred\nb\tstar\tstarred\nc\tstar\tstarred\n")
+    }
+
+    @Test func aWriteThatTookLongIsFollowedByTheWholeSpacingCountedFromItsEnd() async {
+        let time = WriteTimeClock()
+        let github = StubTransport()
+        github.answerEvery { request, _ in
+            time.pass(.seconds(3))
+            return HTTPResponse(status: 204, headers: HTTPHeaders(), body: Data(), url: request.url)
+        }
+        let result = await run(declaration(.never), ["a", "b"], github: github, clock: time.clock)
+        #expect(result.status == 0, "\(result.err)")
+        #expect(github.calls == ["PUT /user/stars/a", "PUT /user/stars/b"])
+        // The first write took 3 s: the second still waits the whole second after it ended, not after it began.
+        #expect(time.waits == [.seconds(1)])
     }
 
     @Test func aWriteThatTookLongerThanTheSpacingIsNotWaitedFor() async {

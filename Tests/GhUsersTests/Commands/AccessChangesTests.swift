@@ -275,6 +275,29 @@ struct AccessChangesTests {
         #expect(other.out == "changed\thubot\n")
     }
 
+    /// A source's name is GitHub's login or slug, which it reads in any case: the same sources named in another
+    /// case are no change.
+    @Test func aSourceNamedInAnotherCaseIsNoChange() async throws {
+        let folder = try Folder()
+        defer { folder.remove() }
+        let arguments = [
+            "access", "octo-org", "--changes", folder("a.json"), "--format", "tsv", "--fields", "change,login",
+        ]
+        let first = await Self.world([
+            "api": [
+                AccessBodies.Collaborator("hubot", 2, "WRITE", [Self.org, Self.team("Core", "WRITE", role: "write")])
+            ]
+        ]).run(arguments)
+        #expect(first.status == 0, "\(first.err)")
+        let again = await Self.world([
+            "api": [
+                AccessBodies.Collaborator("hubot", 2, "WRITE", [Self.org, Self.team("core", "WRITE", role: "write")])
+            ]
+        ]).run(arguments)
+        #expect(again.status == 0, "\(again.err)")
+        #expect(again.out.isEmpty)
+    }
+
     /// A file made for another organization, or for the same with other filters, is refused and left as it was.
     /// Another organization may be this one renamed, which a map keyed by names cannot follow: the message says
     /// how to start again (helper-348's F2; before, only "give each map its own snapshot file").

@@ -297,6 +297,34 @@ struct AccessCommandTests {
         #expect(FileManager.default.fileExists(atPath: folder("c.json")))
     }
 
+    /// Someone the token was not shown as a member, reached through the organization's admin (an owner's, or a
+    /// base permission of admin: a null affiliation) as well as directly, is no outside collaborator:
+    /// `--affiliation outside` leaves them out without counting them as one it may have missed (an outsider's
+    /// every source is the repository).
+    @Test func aNullAffiliationReachedThroughTheOrganizationTooIsNoOutsiderLeftOut() async {
+        let direct = AccessBodies.Source("Repository", "octo-org/api", "ADMIN", roleName: "admin")
+        let ownership = AccessBodies.Source("Organization", "octo-org", "ADMIN", roleName: "admin")
+        let world = AccessWorld(
+            organization: "octo-org", members: [AccessBodies.Member("Mona", 1, "ADMIN", twoFactor: nil)],
+            collaborators: ["api": [AccessBodies.Collaborator("hubot", 2, "ADMIN", [ownership, direct])]],
+            viewer: .outsider)
+        let run = await Self.harness(world).run(["access", "octo-org", "--affiliation", "outside"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.out.isEmpty)
+        #expect(run.err.isEmpty, "\(run.err)")
+    }
+
+    /// A login is one person in any case: `--person` given twice in two cases is that person, not two refused.
+    @Test func onePersonNamedTwiceInTwoCasesIsThatPerson() async {
+        let once = await Self.harness(Self.world()).run(["access", "octo-org", "--person", "hubot", "--format", "tsv"])
+        let twice = await Self.harness(Self.world()).run([
+            "access", "octo-org", "--person", "hubot", "--person", "HUBOT", "--format", "tsv",
+        ])
+        #expect(once.status == 0 && twice.status == 0, "\(once.err)\(twice.err)")
+        #expect(twice.out == once.out)
+        #expect(twice.out.hasPrefix("octo-org/api\thubot\t"), "\(twice.out)")
+    }
+
     /// `--person` asks GitHub for that person's access alone (`collaborators(first: 1, login:)`), fifty
     /// repositories a request: 25 repositories of three people take one POST, where the whole map takes three.
     @Test func onePersonIsAskedForByLoginFiftyRepositoriesARequest() async {
@@ -398,6 +426,47 @@ struct AccessCommandTests {
         #expect(options.isEmpty || run.err.hasPrefix("gh-users: no repository 'octo-org/nope' (GraphQL: not found)\n"))
     }
 
+    /// On a terminal, a map with no one in it says so; a map of a `--repo` that is not there is no map, and only
+    /// its failure is said.
+    @Test func onATerminalNothingFoundIsSaidOnlyOfAMapThatIsThere() async {
+        var empty = Self.harness(Self.world())
+        empty.stdoutTTY = true
+        let none = await empty.run(["access", "octo-org", "--repo", "docs"])
+        #expect(none.status == 0, "\(none.err)")
+        #expect(none.err == "gh-users: no access records found\n")
+        var missing = Self.harness(Self.world())
+        missing.stdoutTTY = true
+        let nope = await missing.run(["access", "octo-org", "--repo", "nope"])
+        #expect(nope.status == 3)
+        #expect(nope.err == "gh-users: no repository 'octo-org/nope' (GraphQL: not found)\n")
+    }
+
+    /// A table's columns are sized on its first ten repositories' records, then fixed: an eleventh's longer login
+    /// is written whole but widens nothing, so the header is the one the first ten alone have.
+    @Test func aTableIsSizedOnItsFirstTenRepositories() async {
+        let long = "a" + String(repeating: "b", count: 38)
+        func table(_ count: Int) async -> [String] {
+            var collaborators: [String: [AccessBodies.Collaborator]] = [:]
+            for index in 1...count {
+                collaborators[String(format: "r%02d", index)] = [
+                    AccessBodies.Collaborator(index == 11 ? long : "a", Int64(100 + index), "READ", [Self.org])
+                ]
+            }
+            var harness = Self.harness(
+                AccessWorld(organization: "octo-org", members: Self.members, collaborators: collaborators))
+            harness.stdoutTTY = true
+            harness.width = 60
+            let run = await harness.run(["access", "octo-org"])
+            #expect(run.status == 0, "\(run.err)")
+            return run.out.split(separator: "\n").map(String.init)
+        }
+        let ten = await table(10)
+        let eleven = await table(11)
+        #expect(eleven.count == 12)
+        #expect(eleven.first == ten.first, "\(eleven.joined(separator: "\n"))")
+        #expect(eleven.last?.contains(long) == true)
+    }
+
     /// A --repo that is not there is not counted among the repositories a refusal is of: before, "1 repository
     /// of 3" for two that are there.
     @Test func aRefusalCountsOnlyTheRepositoriesThatAreThere() async {
@@ -454,6 +523,19 @@ struct AccessCommandTests {
             run.err.hasPrefix(
                 "gh-users: left out of the map, gone when their collaborators were read (deleted or moved since they "
                     + "were listed): octo-org/gone, octo-org/went.\n"), "\(run.err)")
+    }
+
+    /// Of many gone, stderr names the first five and counts the rest.
+    @Test func manyRepositoriesGoneAreFiveNamedAndTheRestCounted() async {
+        let names = (1...7).map { "gone\($0)" }
+        let world = AccessWorld(organization: "octo-org", members: Self.members, collaborators: [:], listing: names)
+        let run = await Self.harness(world).run(["access", "octo-org", "--json"])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(
+            run.err.hasPrefix(
+                "gh-users: left out of the map, gone when their collaborators were read (deleted or moved since they "
+                    + "were listed): octo-org/gone1, octo-org/gone2, octo-org/gone3, octo-org/gone4, octo-org/gone5 "
+                    + "and 2 more.\n"), "\(run.err)")
     }
 
     /// A permission or a kind of permission source GitHub adds (a new role, an enterprise's teams) fails the map,

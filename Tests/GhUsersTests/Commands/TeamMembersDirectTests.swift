@@ -126,6 +126,18 @@ struct TeamMembersDirectTests {
         }
     }
 
+    /// A team gone between two pages is not found on the later page: that is the failure, and the organization
+    /// is not asked about (a token that saw the first page can see the team), so nothing but the pages is sent.
+    @Test func aTeamGoneAfterItsFirstPageIsNotFoundWithoutAskingTheOrganization() async {
+        let harness = CommandHarness.signedIn()
+        Self.graphQL(harness, Self.page([Self.member(1, "octocat", role: "MEMBER")], next: "Y3Vyc29yOjE="))
+        Self.graphQL(harness, Data(#"{"data":{"organization":{"team":null}}}"#.utf8))
+        let run = await harness.run(["team-members", "github/justice-league", "--direct", "--all", "--format", "tsv"])
+        #expect(run.status == 3, "\(run.err)")
+        #expect(run.err.contains("no team 'github/justice-league'"), "\(run.err)")
+        #expect(harness.http.calls == ["POST /graphql", "POST /graphql"])
+    }
+
     /// An organization whose lookup fails (not a 404) is that failure: a spent REST limit is exit 5 with its
     /// reset, never exit 3, which would say the team does not exist.
     @Test func aFailedOrganizationLookupIsThatFailure() async {
