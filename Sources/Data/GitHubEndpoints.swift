@@ -197,10 +197,15 @@ package enum GitHubEndpoints {
         }
     }
 
-    /// `GET /user/{account_id}`.
+    /// `GET /user/{account_id}`: the account with that id, which GitHub never answers with another (helper-367:
+    /// a server that did was shown as the account asked for).
     package static func user(id: Int64) -> Resource<User> {
         Resource(.userByID, "\(id)", missing: "account with id \(id)") { body throws(DomainError) in
-            try ResponseDecoder.user(body)
+            let user = try ResponseDecoder.user(body)
+            guard user.id == id else {
+                throw .malformedResponse(endpoint: body.label, detail: "the answer is the account with id \(user.id)")
+            }
+            return user
         }
     }
 

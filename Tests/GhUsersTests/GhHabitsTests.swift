@@ -175,23 +175,34 @@ struct GhHabitsTests {
     /// Before: `--id 9 --id 4` showed the account with id 4 alone.
     @Test func severalIDsAreEachShown() async throws {
         let harness = CommandHarness()
-        harness.expect("GET /user/9", body: "users-get-by-id")
-        harness.expect("GET /user/4", body: "users-get-by-id")
-        let run = await harness.run(["show", "--id", "9", "--id", "4", "--id", "9", "--json"])
+        harness.expect("GET /user/240830", body: "users-get-by-id")
+        harness.expect("GET /user/1", body: "users-get-by-username")
+        let run = await harness.run(["show", "--id", "240830", "--id", "1", "--id", "240830", "--json"])
         #expect(run.status == 0, "\(run.err)")
-        let array = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [Any])
-        #expect(array.count == 2)
+        let array = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [[String: Any]])
+        #expect(array.compactMap { $0["id"] as? Int } == [240830, 1])
     }
 
     /// The same id twice is looked up once, and several given are still an array, as two logins are (before: one
     /// object, so `jq '.[]'` over a script's `--id $a --id $b` broke when a was b).
     @Test func theSameIDTwiceIsStillAnArray() async throws {
         let harness = CommandHarness()
-        harness.expect("GET /user/9", body: "users-get-by-id")
-        let run = await harness.run(["show", "--id", "9", "--id", "9", "--json"])
+        harness.expect("GET /user/240830", body: "users-get-by-id")
+        let run = await harness.run(["show", "--id", "240830", "--id", "240830", "--json"])
         #expect(run.status == 0, "\(run.err)")
         let array = try #require(try JSONSerialization.jsonObject(with: Data(run.out.utf8)) as? [Any])
         #expect(array.count == 1)
+    }
+
+    /// GitHub answers `GET /user/{id}` with that account: an answer of another id is no answer (exit 1), never
+    /// shown as the account asked for (before: `show --id 9` showed id 240830, exit 0; helper-367).
+    @Test func anAnswerOfAnotherIDIsRefused() async {
+        let harness = CommandHarness()
+        harness.expect("GET /user/9", body: "users-get-by-id")
+        let run = await harness.run(["show", "--id", "9", "--format", "tsv", "--fields", "login"])
+        #expect(run.status == 1)
+        #expect(run.out.isEmpty)
+        #expect(run.err.contains("the answer is the account with id 240830"), "\(run.err)")
     }
 
     /// Before: "a date as YYYY-MM-DD, such as 2025-01-31" for a date of that very form.
