@@ -252,15 +252,12 @@ enum ProfileLookup {
         return results
     }
 
-    /// `GET /user/{id}`: the account whatever its login now; nil when it is gone.
+    /// `GET /user/{id}`: the account whatever its login now (an answer of another id is refused there, as
+    /// malformed); nil when it is gone.
     private static func byID(_ listed: User, from github: GitHubReader) async -> Result<User?, DomainError> {
         switch await GetUsersUseCase.fetch(.id(listed.id), from: github) {
-        case .success(let user) where user.id == listed.id:
-            return .success(user)
         case .success(let user):
-            return .failure(
-                .malformedResponse(
-                    endpoint: "GET /user/\(listed.id)", detail: "the answer is the account with id \(user.id)"))
+            return .success(user)
         case .failure(let error) where error.isNotFound:
             return .success(nil)
         case .failure(let error):
